@@ -1,0 +1,12 @@
+//! Boids: Craig Reynolds' flocking in Rust, compiled to WebAssembly and drawn with WebGL2.
+//!
+//! - [`sim`] is the model: flat arrays, a counting-sort grid, no web code.
+//! - `render` (wasm only) owns the WebGL2 objects and draws a flock in one instanced call.
+//! - `web` (wasm only) exports `Flock` and `View` to JavaScript.
+
+pub mod sim;
+
+#[cfg(target_arch = "wasm32")]
+pub mod render;
+#[cfg(target_arch = "wasm32")]
+pub mod web;

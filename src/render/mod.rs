@@ -1,0 +1,1 @@
+//! WebGL2 renderer (placeholder).

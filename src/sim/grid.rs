@@ -1,0 +1,211 @@
+//! Counting-sort uniform grid: boids are sorted by cell every step so that the boids of a
+//! cell, and of a row of three cells along x, lie contiguous in memory.
+
+/// Upper bound on cells per boid: a tiny perception radius in a huge world must not
+/// allocate billions of empty cells. Cells only ever get larger (still ≥ the radius).
+const MAX_CELLS_PER_BOID: usize = 2;
+const MIN_CELL_BUDGET: usize = 64;
+
+#[derive(Clone, Debug, Default)]
+pub struct Grid {
+    /// Cells per axis.
+    dims: usize,
+    inv_cell: f32,
+    /// `cell_start[c]..cell_start[c + 1]` are the sorted slots of cell `c`.
+    cell_start: Vec<u32>,
+    /// Cell of each boid in the unsorted (input) order.
+    cell_of: Vec<u32>,
+    /// `order[slot]` is the input index of the boid sorted into `slot`.
+    order: Vec<u32>,
+}
+
+/// Up to two inclusive spans of x cells (two when a wrapped row crosses the edge).
+pub type XSpans = ([(usize, usize); 2], usize);
+
+impl Grid {
+    /// Chooses cells at least `min_cell` wide that tile a world of side `world`.
+    pub fn configure(&mut self, world: f32, min_cell: f32, count: usize) {
+        let ideal = (world / min_cell).floor().max(1.0) as usize;
+        let budget = (count * MAX_CELLS_PER_BOID).max(MIN_CELL_BUDGET);
+        let cap = (budget as f64).cbrt().floor().max(1.0) as usize;
+        self.dims = ideal.min(cap).max(1);
+        self.inv_cell = self.dims as f32 / world;
+    }
+
+    pub fn dims(&self) -> usize {
+        self.dims
+    }
+
+    #[cfg(test)]
+    pub fn cell_width(&self) -> f32 {
+        1.0 / self.inv_cell
+    }
+
+    fn axis_cell(&self, coordinate: f32) -> usize {
+        // `as` saturates: NaN and negatives land in cell 0, never out of bounds.
+        ((coordinate * self.inv_cell) as usize).min(self.dims - 1)
+    }
+
+    /// Cell coordinates of a position.
+    pub fn cell_coords(&self, x: f32, y: f32, z: f32) -> [usize; 3] {
+        [self.axis_cell(x), self.axis_cell(y), self.axis_cell(z)]
+    }
+
+    pub fn cell_index(&self, [x, y, z]: [usize; 3]) -> usize {
+        (z * self.dims + y) * self.dims + x
+    }
+
+    pub fn cell_count(&self) -> usize {
+        self.dims * self.dims * self.dims
+    }
+
+    /// Counting sort of the boids at `positions` (xyz per boid) by cell; afterwards
+    /// `order()` maps sorted slots to input indices and `cell_range` gives each cell's slots.
+    pub fn sort(&mut self, positions: &[f32]) {
+        let count = positions.len() / 3;
+        let cells = self.cell_count();
+        self.cell_start.clear();
+        self.cell_start.resize(cells + 1, 0);
+        self.cell_of.clear();
+        for p in positions.chunks_exact(3) {
+            let cell = self.cell_index(self.cell_coords(p[0], p[1], p[2]));
+            self.cell_of.push(cell as u32);
+            self.cell_start[cell + 1] += 1;
+        }
+        for c in 0..cells {
+            self.cell_start[c + 1] += self.cell_start[c];
+        }
+        self.order.clear();
+        self.order.resize(count, 0);
+        // Reuse the `cell_of` pass: a running cursor per cell, kept stable so equal
+        // cells keep their input order (the sort is deterministic).
+        let mut cursor = std::mem::take(&mut self.cell_start);
+        for (input, &cell) in self.cell_of.iter().enumerate() {
+            let slot = &mut cursor[cell as usize];
+            self.order[*slot as usize] = input as u32;
+            *slot += 1;
+        }
+        // Each cursor now sits at the end of its cell: shift back by one cell.
+        for c in (1..=cells).rev() {
+            cursor[c] = cursor[c - 1];
+        }
+        cursor[0] = 0;
+        self.cell_start = cursor;
+    }
+
+    pub fn order(&self) -> &[u32] {
+        &self.order
+    }
+
+    /// Sorted slots of cells `first..=last` (contiguous in memory).
+    pub fn slots(&self, first: usize, last: usize) -> std::ops::Range<usize> {
+        self.cell_start[first] as usize..self.cell_start[last + 1] as usize
+    }
+
+    /// Sorted slots of one cell.
+    pub fn slots_of(&self, cell: [usize; 3]) -> std::ops::Range<usize> {
+        let c = self.cell_index(cell);
+        self.slots(c, c)
+    }
+
+    /// Neighbouring cells along one of y or z: the cell itself and the ones beside it,
+    /// each once (a world two or three cells wide must not count a cell twice).
+    pub fn axis_neighbours(&self, c: usize, wrap: bool) -> ([usize; 3], usize) {
+        let n = self.dims;
+        if wrap {
+            if n <= 3 {
+                return ([0, 1, 2], n);
+            }
+            return ([(c + n - 1) % n, c, (c + 1) % n], 3);
+        }
+        let lo = c.saturating_sub(1);
+        let hi = (c + 1).min(n - 1);
+        let mut cells = [0; 3];
+        for (k, cell) in (lo..=hi).enumerate() {
+            cells[k] = cell;
+        }
+        (cells, hi - lo + 1)
+    }
+
+    /// Neighbouring cells along x as spans, so a row of three cells is one memory range.
+    pub fn x_spans(&self, c: usize, wrap: bool) -> XSpans {
+        let n = self.dims;
+        if !wrap {
+            return ([(c.saturating_sub(1), (c + 1).min(n - 1)), (0, 0)], 1);
+        }
+        if n <= 3 {
+            return ([(0, n - 1), (0, 0)], 1);
+        }
+        if c == 0 {
+            ([(0, 1), (n - 1, n - 1)], 2)
+        } else if c == n - 1 {
+            ([(n - 2, n - 1), (0, 0)], 2)
+        } else {
+            ([(c - 1, c + 1), (0, 0)], 1)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid(world: f32, cell: f32, count: usize) -> Grid {
+        let mut grid = Grid::default();
+        grid.configure(world, cell, count);
+        grid
+    }
+
+    #[test]
+    fn cells_are_never_narrower_than_asked_and_their_number_is_bounded() {
+        let g = grid(40.0, 5.0, 1000);
+        assert_eq!(g.dims(), 8);
+        assert!(g.cell_width() >= 5.0);
+        let g = grid(40.0, 5.5, 1000);
+        assert_eq!(g.dims(), 7);
+        assert!(g.cell_width() >= 5.5);
+        // A tiny radius in a huge world: far fewer cells than ideal, still wide enough.
+        let g = grid(1000.0, 1.0, 100);
+        assert!(g.cell_count() <= 200.max(MIN_CELL_BUDGET));
+        assert!(g.cell_width() >= 1.0);
+        // A radius wider than the world: one cell.
+        assert_eq!(grid(10.0, 12.0, 100).dims(), 1);
+    }
+
+    #[test]
+    fn sort_groups_boids_by_cell_stably() {
+        let mut g = grid(10.0, 5.0, 4);
+        assert_eq!(g.dims(), 2);
+        // Cells: boid 0 -> x1, boid 1 -> x0, boid 2 -> x1, boid 3 -> (1,1,1).
+        let positions = [7.0, 1.0, 1.0, 1.0, 1.0, 1.0, 9.0, 2.0, 2.0, 6.0, 6.0, 6.0];
+        g.sort(&positions);
+        assert_eq!(g.order(), &[1, 0, 2, 3]);
+        assert_eq!(g.slots(0, 0), 0..1);
+        assert_eq!(g.slots(1, 1), 1..3);
+        assert_eq!(g.slots(0, 1), 0..3);
+        assert_eq!(g.slots(7, 7), 3..4);
+        assert_eq!(g.slots(2, 6), 3..3);
+    }
+
+    #[test]
+    fn positions_on_and_past_the_edges_stay_in_the_grid() {
+        let g = grid(10.0, 5.0, 4);
+        assert_eq!(g.cell_coords(5.0, 0.0, 10.0), [1, 0, 1]);
+        assert_eq!(g.cell_coords(-1.0, f32::NAN, 99.0), [0, 0, 1]);
+    }
+
+    #[test]
+    fn neighbour_cells_wrap_and_never_repeat() {
+        let g = grid(50.0, 5.0, 1000);
+        assert_eq!(g.axis_neighbours(0, true), ([9, 0, 1], 3));
+        assert_eq!(g.axis_neighbours(0, false).1, 2);
+        assert_eq!(g.axis_neighbours(9, false), ([8, 9, 0], 2));
+        assert_eq!(g.x_spans(0, true), ([(0, 1), (9, 9)], 2));
+        assert_eq!(g.x_spans(9, true), ([(8, 9), (0, 0)], 2));
+        assert_eq!(g.x_spans(4, true), ([(3, 5), (0, 0)], 1));
+        assert_eq!(g.x_spans(9, false), ([(8, 9), (0, 0)], 1));
+        let small = grid(10.0, 5.0, 10);
+        assert_eq!(small.axis_neighbours(1, true), ([0, 1, 2], 2));
+        assert_eq!(small.x_spans(1, true), ([(0, 1), (0, 0)], 1));
+    }
+}

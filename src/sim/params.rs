@@ -1,0 +1,359 @@
+//! The one table of tunable parameters: name, range, default, step, unit, description.
+//! Setters, the JS API, the page's sliders and the docs all read it; nothing copies a range.
+
+/// How a parameter's value is stored and shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A real number.
+    Real,
+    /// A whole number (rounded when set).
+    Integer,
+    /// On/off; 0 or 1 in the table.
+    Toggle,
+}
+
+/// How a slider maps its position to the value (log makes small flocks easy to pick).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scale {
+    Linear,
+    Log,
+}
+
+/// Every parameter the flock exposes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Param {
+    Count,
+    Speed,
+    Separation,
+    Alignment,
+    Cohesion,
+    Perception,
+    SeparationRadius,
+    FieldOfView,
+    MaxForce,
+    WorldSize,
+    Wrap,
+    Seed,
+}
+
+/// One row of the table.
+#[derive(Clone, Copy, Debug)]
+pub struct ParamSpec {
+    pub param: Param,
+    /// JS-facing camelCase name; the getter has this name, the setter `set` + Name.
+    pub name: &'static str,
+    /// Short label for a slider.
+    pub label: &'static str,
+    pub min: f64,
+    pub max: f64,
+    pub default: f64,
+    pub step: f64,
+    pub unit: &'static str,
+    pub kind: Kind,
+    pub scale: Scale,
+    /// Shown as a slider on the full page by default.
+    pub slider: bool,
+    /// One line a student understands.
+    pub description: &'static str,
+}
+
+/// World side length used when the world size follows the count (see `auto_world_size`).
+pub const DEFAULT_WORLD_SIZE: f64 = 40.0;
+
+pub const PARAMS: &[ParamSpec] = &[
+    ParamSpec {
+        param: Param::Count,
+        name: "count",
+        label: "Count",
+        min: 50.0,
+        max: 100_000.0,
+        default: 1500.0,
+        step: 1.0,
+        unit: "boids",
+        kind: Kind::Integer,
+        scale: Scale::Log,
+        slider: true,
+        description: "How many boids fly. Boids are added or removed; the others stay where they are.",
+    },
+    ParamSpec {
+        param: Param::Speed,
+        name: "speed",
+        label: "Speed",
+        min: 1.0,
+        max: 30.0,
+        default: 10.0,
+        step: 0.5,
+        unit: "units/s",
+        kind: Kind::Real,
+        scale: Scale::Linear,
+        slider: true,
+        description: "Cruise speed. A boid flies between half of it and 1.4 times it.",
+    },
+    ParamSpec {
+        param: Param::Separation,
+        name: "separation",
+        label: "Separation",
+        min: 0.0,
+        max: 3.0,
+        default: 1.5,
+        step: 0.05,
+        unit: "",
+        kind: Kind::Real,
+        scale: Scale::Linear,
+        slider: true,
+        description: "Weight of steering away from neighbours that are too close.",
+    },
+    ParamSpec {
+        param: Param::Alignment,
+        name: "alignment",
+        label: "Alignment",
+        min: 0.0,
+        max: 3.0,
+        default: 1.0,
+        step: 0.05,
+        unit: "",
+        kind: Kind::Real,
+        scale: Scale::Linear,
+        slider: true,
+        description: "Weight of turning toward the neighbours' average heading.",
+    },
+    ParamSpec {
+        param: Param::Cohesion,
+        name: "cohesion",
+        label: "Cohesion",
+        min: 0.0,
+        max: 3.0,
+        default: 1.0,
+        step: 0.05,
+        unit: "",
+        kind: Kind::Real,
+        scale: Scale::Linear,
+        slider: true,
+        description: "Weight of steering toward the neighbours' centre.",
+    },
+    ParamSpec {
+        param: Param::Perception,
+        name: "perception",
+        label: "Perception radius",
+        min: 1.0,
+        max: 12.0,
+        default: 5.0,
+        step: 0.1,
+        unit: "units",
+        kind: Kind::Real,
+        scale: Scale::Linear,
+        slider: true,
+        description: "How far a boid sees its neighbours.",
+    },
+    ParamSpec {
+        param: Param::SeparationRadius,
+        name: "separationRadius",
+        label: "Separation radius",
+        min: 0.1,
+        max: 12.0,
+        default: 2.0,
+        step: 0.1,
+        unit: "units",
+        kind: Kind::Real,
+        scale: Scale::Linear,
+        slider: false,
+        description: "Neighbours closer than this push a boid away (it still sees only within the perception radius).",
+    },
+    ParamSpec {
+        param: Param::FieldOfView,
+        name: "fieldOfView",
+        label: "Field of view",
+        min: 10.0,
+        max: 360.0,
+        default: 270.0,
+        step: 5.0,
+        unit: "°",
+        kind: Kind::Real,
+        scale: Scale::Linear,
+        slider: false,
+        description: "How wide a boid sees; neighbours in the blind zone behind it are ignored.",
+    },
+    ParamSpec {
+        param: Param::MaxForce,
+        name: "maxForce",
+        label: "Max force",
+        min: 1.0,
+        max: 100.0,
+        default: 20.0,
+        step: 0.5,
+        unit: "units/s²",
+        kind: Kind::Real,
+        scale: Scale::Linear,
+        slider: false,
+        description: "Strongest steering each rule may apply: low is lazy and smooth, high is twitchy.",
+    },
+    ParamSpec {
+        param: Param::WorldSize,
+        name: "worldSize",
+        label: "World size",
+        min: 10.0,
+        max: 1000.0,
+        default: DEFAULT_WORLD_SIZE,
+        step: 1.0,
+        unit: "units",
+        kind: Kind::Real,
+        scale: Scale::Log,
+        slider: false,
+        description: "Side of the cubic world. Follows the count (same density) until you set it.",
+    },
+    ParamSpec {
+        param: Param::Wrap,
+        name: "wrap",
+        label: "Wrap edges",
+        min: 0.0,
+        max: 1.0,
+        default: 0.0,
+        step: 1.0,
+        unit: "",
+        kind: Kind::Toggle,
+        scale: Scale::Linear,
+        slider: false,
+        description: "On: a boid leaving one side comes back on the other. Off: soft walls turn boids back.",
+    },
+    ParamSpec {
+        param: Param::Seed,
+        name: "seed",
+        label: "Seed",
+        min: 0.0,
+        max: 4_294_967_295.0,
+        default: 1.0,
+        step: 1.0,
+        unit: "",
+        kind: Kind::Integer,
+        scale: Scale::Linear,
+        slider: false,
+        description: "Starting point of the random numbers: the same seed gives the same flock.",
+    },
+];
+
+impl Param {
+    /// This parameter's row of the table.
+    pub fn spec(self) -> &'static ParamSpec {
+        PARAMS
+            .iter()
+            .find(|spec| spec.param == self)
+            .expect("every Param has a row in PARAMS")
+    }
+
+    /// Looks a parameter up by its JS name.
+    pub fn from_name(name: &str) -> Option<Param> {
+        PARAMS.iter().find(|spec| spec.name == name).map(|spec| spec.param)
+    }
+}
+
+/// Why a value was refused.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ParamError {
+    NotFinite { name: &'static str, value: f64 },
+}
+
+impl std::fmt::Display for ParamError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ParamError::NotFinite { name, value } => {
+                let spec = Param::from_name(name).map(Param::spec);
+                write!(f, "{name} must be a finite number, got {value}")?;
+                if let Some(spec) = spec {
+                    write!(f, " (range {} to {})", spec.min, spec.max)?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for ParamError {}
+
+impl ParamSpec {
+    /// Clamps a value into the table's range (rounding whole numbers); refuses non-finite input.
+    pub fn sanitize(&self, value: f64) -> Result<f64, ParamError> {
+        if !value.is_finite() {
+            return Err(ParamError::NotFinite { name: self.name, value });
+        }
+        let value = match self.kind {
+            Kind::Real => value,
+            Kind::Integer => value.round(),
+            Kind::Toggle => {
+                if value >= 0.5 {
+                    1.0
+                } else {
+                    0.0
+                }
+            }
+        };
+        Ok(value.clamp(self.min, self.max))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_param_has_exactly_one_row_with_a_sane_range() {
+        let all = [
+            Param::Count,
+            Param::Speed,
+            Param::Separation,
+            Param::Alignment,
+            Param::Cohesion,
+            Param::Perception,
+            Param::SeparationRadius,
+            Param::FieldOfView,
+            Param::MaxForce,
+            Param::WorldSize,
+            Param::Wrap,
+            Param::Seed,
+        ];
+        assert_eq!(all.len(), PARAMS.len());
+        for param in all {
+            let rows = PARAMS.iter().filter(|s| s.param == param).count();
+            assert_eq!(rows, 1, "{param:?}");
+            let spec = param.spec();
+            assert!(spec.min < spec.max, "{}", spec.name);
+            assert!((spec.min..=spec.max).contains(&spec.default), "{}", spec.name);
+            assert!(spec.step > 0.0, "{}", spec.name);
+            assert_eq!(Param::from_name(spec.name), Some(param));
+        }
+    }
+
+    #[test]
+    fn weights_and_radii_follow_the_design() {
+        for (param, default) in [
+            (Param::Separation, 1.5),
+            (Param::Alignment, 1.0),
+            (Param::Cohesion, 1.0),
+        ] {
+            let spec = param.spec();
+            assert_eq!((spec.min, spec.max, spec.default), (0.0, 3.0, default));
+        }
+        let perception = Param::Perception.spec();
+        assert_eq!((perception.min, perception.max), (1.0, 12.0));
+        assert_eq!(Param::FieldOfView.spec().default, 270.0);
+        assert_eq!(
+            Param::SeparationRadius.spec().default,
+            0.4 * perception.default
+        );
+    }
+
+    #[test]
+    fn sanitize_clamps_rounds_and_refuses_non_finite() {
+        let cohesion = Param::Cohesion.spec();
+        assert_eq!(cohesion.sanitize(-4.0), Ok(0.0));
+        assert_eq!(cohesion.sanitize(1e30), Ok(3.0));
+        assert_eq!(cohesion.sanitize(2.25), Ok(2.25));
+        assert!(cohesion.sanitize(f64::NAN).is_err());
+        assert!(cohesion.sanitize(f64::INFINITY).is_err());
+        assert!(cohesion.sanitize(f64::NEG_INFINITY).is_err());
+        assert_eq!(Param::Count.spec().sanitize(123.6), Ok(124.0));
+        assert_eq!(Param::Count.spec().sanitize(3.0), Ok(50.0));
+        assert_eq!(Param::Wrap.spec().sanitize(0.7), Ok(1.0));
+        let message = cohesion.sanitize(f64::NAN).unwrap_err().to_string();
+        assert!(message.contains("cohesion") && message.contains("finite"), "{message}");
+    }
+}

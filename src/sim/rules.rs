@@ -1,0 +1,218 @@
+//! Reynolds' three rules for one boid, given what it sees of its neighbours.
+//! Pure functions over plain vectors: the grid decides who is a neighbour, these decide
+//! what a boid does about them.
+
+use glam::Vec3;
+
+/// What one boid sees: sums over the neighbours inside its perception radius and field of view.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Neighbourhood {
+    pub count: u32,
+    /// Σ v_j.
+    pub sum_velocity: Vec3,
+    /// Σ (p_j − p_i), using the nearest image across wrapped edges.
+    pub sum_offset: Vec3,
+    /// Σ (p_i − p_j) / |p_i − p_j|² over neighbours inside the separation radius.
+    pub separation: Vec3,
+}
+
+/// The three steering vectors, each already clamped to the maximum force.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Steering {
+    pub separation: Vec3,
+    pub alignment: Vec3,
+    pub cohesion: Vec3,
+}
+
+/// Steering toward flying along `direction` at `cruise` speed: desired − current velocity,
+/// no longer than `max_force`. A zero direction asks for nothing.
+pub fn steer(direction: Vec3, velocity: Vec3, cruise: f32, max_force: f32) -> Vec3 {
+    let length = direction.length();
+    if !(length > 1e-12) || !length.is_finite() {
+        return Vec3::ZERO;
+    }
+    let desired = direction * (cruise / length);
+    (desired - velocity).clamp_length_max(max_force)
+}
+
+/// Separation, alignment and cohesion steering for a boid flying at `velocity`.
+pub fn steering(seen: &Neighbourhood, velocity: Vec3, cruise: f32, max_force: f32) -> Steering {
+    if seen.count == 0 {
+        return Steering::default();
+    }
+    Steering {
+        separation: steer(seen.separation, velocity, cruise, max_force),
+        // The mean has the direction of the sum, and only the direction matters.
+        alignment: steer(seen.sum_velocity, velocity, cruise, max_force),
+        cohesion: steer(seen.sum_offset, velocity, cruise, max_force),
+    }
+}
+
+/// Push away from a neighbour at `offset` (= p_j − p_i) inside the separation radius:
+/// (p_i − p_j)/|p_i − p_j|². Two boids at one point push apart along x, in opposite
+/// directions decided by their order, so no NaN appears and they do separate.
+pub fn repulsion(offset: Vec3, distance_squared: f32, self_first: bool) -> Vec3 {
+    if distance_squared > 1e-12 {
+        -offset / distance_squared
+    } else if self_first {
+        Vec3::new(-1e6, 0.0, 0.0)
+    } else {
+        Vec3::new(1e6, 0.0, 0.0)
+    }
+}
+
+/// Whether a neighbour at `offset` lies inside a field of view whose half-angle has cosine
+/// `cos_half_fov`, for a boid looking along the unit vector `forward`.
+/// `forward = 0` (a boid at rest) sees all around.
+pub fn in_field_of_view(forward: Vec3, offset: Vec3, distance: f32, cos_half_fov: f32) -> bool {
+    if forward == Vec3::ZERO {
+        return true;
+    }
+    forward.dot(offset) > cos_half_fov * distance
+}
+
+/// Soft walls: inside a margin of width `margin` from a wall, accelerate back inward,
+/// growing linearly to `strength` at the wall itself.
+pub fn wall_push(position: Vec3, world: f32, margin: f32, strength: f32) -> Vec3 {
+    let mut push = Vec3::ZERO;
+    for axis in 0..3 {
+        let p = position[axis];
+        if p < margin {
+            push[axis] += strength * (margin - p) / margin;
+        } else if p > world - margin {
+            push[axis] -= strength * (p - (world - margin)) / margin;
+        }
+    }
+    push
+}
+
+/// Keeps the speed between `min` and `max`; a stopped boid restarts along `fallback`.
+pub fn limit_speed(velocity: Vec3, min: f32, max: f32, fallback: Vec3) -> Vec3 {
+    let speed = velocity.length();
+    if !speed.is_finite() || speed < 1e-6 {
+        let direction = fallback.try_normalize().unwrap_or(Vec3::X);
+        return direction * min;
+    }
+    if speed > max {
+        velocity * (max / speed)
+    } else if speed < min {
+        velocity * (min / speed)
+    } else {
+        velocity
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seen_one(offset: Vec3, velocity: Vec3) -> Neighbourhood {
+        Neighbourhood {
+            count: 1,
+            sum_velocity: velocity,
+            sum_offset: offset,
+            separation: repulsion(offset, offset.length_squared(), true),
+        }
+    }
+
+    #[test]
+    fn separation_pushes_away_from_a_close_neighbour() {
+        let v = Vec3::new(0.0, 0.0, 10.0);
+        let neighbour_on_the_right = Vec3::new(1.0, 0.0, 0.0);
+        let s = steering(&seen_one(neighbour_on_the_right, v), v, 10.0, 20.0);
+        assert!(s.separation.x < 0.0, "{:?}", s.separation);
+    }
+
+    #[test]
+    fn closer_neighbours_push_harder() {
+        let near = repulsion(Vec3::X, 1.0, true);
+        let far = repulsion(Vec3::X * 2.0, 4.0, true);
+        assert!(near.length() > far.length());
+        assert!((near.length() - 1.0).abs() < 1e-6 && (far.length() - 0.5).abs() < 1e-6);
+    }
+
+    #[test]
+    fn cohesion_pulls_toward_the_neighbours_centre() {
+        let v = Vec3::new(10.0, 0.0, 0.0);
+        let centre_above = Vec3::new(0.0, 3.0, 0.0);
+        let s = steering(&seen_one(centre_above, v), v, 10.0, 20.0);
+        assert!(s.cohesion.y > 0.0 && s.cohesion.dot(centre_above) > 0.0);
+    }
+
+    #[test]
+    fn alignment_turns_toward_the_mean_heading() {
+        let v = Vec3::new(10.0, 0.0, 0.0);
+        let neighbours_fly_along_z = Vec3::new(0.0, 0.0, 10.0);
+        let s = steering(&seen_one(Vec3::Y, neighbours_fly_along_z), v, 10.0, 20.0);
+        assert!(s.alignment.z > 0.0 && s.alignment.x < 0.0, "{:?}", s.alignment);
+        // Already aligned at cruise speed: nothing to do.
+        let s = steering(&seen_one(Vec3::Y, v), v, 10.0, 20.0);
+        assert!(s.alignment.length() < 1e-5);
+    }
+
+    #[test]
+    fn every_rule_is_clamped_to_the_maximum_force() {
+        let v = Vec3::new(14.0, 0.0, 0.0);
+        let seen = seen_one(Vec3::new(-0.01, 0.0, 0.0), Vec3::new(-14.0, 0.0, 0.0));
+        let s = steering(&seen, v, 10.0, 3.0);
+        for rule in [s.separation, s.alignment, s.cohesion] {
+            assert!(rule.length() <= 3.0 + 1e-4, "{rule:?}");
+            assert!(rule.length() > 2.9, "the clamp should bind here: {rule:?}");
+        }
+    }
+
+    #[test]
+    fn no_neighbours_no_steering() {
+        let s = steering(&Neighbourhood::default(), Vec3::X, 10.0, 20.0);
+        assert_eq!(s, Steering::default());
+    }
+
+    #[test]
+    fn coincident_boids_push_apart_without_nan() {
+        let a = repulsion(Vec3::ZERO, 0.0, true);
+        let b = repulsion(Vec3::ZERO, 0.0, false);
+        assert!(a.is_finite() && b.is_finite());
+        assert!(a.dot(b) < 0.0, "they must push in opposite directions");
+        let s = steering(
+            &Neighbourhood { count: 1, separation: a, ..Default::default() },
+            Vec3::ZERO,
+            10.0,
+            20.0,
+        );
+        assert!(s.separation.is_finite() && s.alignment.is_finite() && s.cohesion.is_finite());
+    }
+
+    #[test]
+    fn field_of_view_drops_a_neighbour_straight_behind() {
+        let forward = Vec3::X;
+        let cos_half_270 = (135f32).to_radians().cos();
+        let behind = Vec3::new(-2.0, 0.0, 0.0);
+        let beside = Vec3::new(0.0, 2.0, 0.0);
+        let ahead = Vec3::new(2.0, 0.1, 0.0);
+        assert!(!in_field_of_view(forward, behind, 2.0, cos_half_270));
+        assert!(in_field_of_view(forward, beside, 2.0, cos_half_270));
+        assert!(in_field_of_view(forward, ahead, ahead.length(), cos_half_270));
+        // 360° sees everything, even straight behind.
+        assert!(in_field_of_view(forward, behind, 2.0, (180f32).to_radians().cos() - 1e-6));
+    }
+
+    #[test]
+    fn walls_push_inward_only_near_them() {
+        let inward = wall_push(Vec3::new(0.5, 20.0, 39.5), 40.0, 4.0, 10.0);
+        assert!(inward.x > 0.0 && inward.y == 0.0 && inward.z < 0.0);
+        assert!((inward.x - 10.0 * 3.5 / 4.0).abs() < 1e-5);
+        assert_eq!(wall_push(Vec3::splat(20.0), 40.0, 4.0, 10.0), Vec3::ZERO);
+    }
+
+    #[test]
+    fn speed_is_limited_both_ways() {
+        let fast = limit_speed(Vec3::new(30.0, 0.0, 0.0), 5.0, 14.0, Vec3::X);
+        assert!((fast.length() - 14.0).abs() < 1e-4);
+        let slow = limit_speed(Vec3::new(0.0, 1.0, 0.0), 5.0, 14.0, Vec3::X);
+        assert!((slow.length() - 5.0).abs() < 1e-4 && slow.y > 0.0);
+        let stopped = limit_speed(Vec3::ZERO, 5.0, 14.0, Vec3::Z);
+        assert_eq!(stopped, Vec3::new(0.0, 0.0, 5.0));
+        let nan = limit_speed(Vec3::splat(f32::NAN), 5.0, 14.0, Vec3::ZERO);
+        assert!(nan.is_finite() && (nan.length() - 5.0).abs() < 1e-4);
+    }
+}

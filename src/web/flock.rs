@@ -1,0 +1,198 @@
+//! `Flock` for JavaScript: a thin wrapper over [`crate::sim::Flock`] with camelCase names.
+//! Setters clamp to the parameter table and throw a `RangeError` for non-finite values.
+
+use js_sys::{Array, Float32Array, Object, Reflect};
+use wasm_bindgen::prelude::*;
+
+use crate::sim::{self, Kind, Param, Scale, PARAMS};
+
+#[wasm_bindgen]
+pub struct Flock {
+    inner: sim::Flock,
+}
+
+fn range_error(error: impl std::fmt::Display) -> JsValue {
+    js_sys::RangeError::new(&error.to_string()).into()
+}
+
+fn seed_from_js(seed: Option<f64>) -> Result<Option<u32>, JsValue> {
+    seed.map(|s| Param::Seed.spec().sanitize(s).map(|s| s as u32))
+        .transpose()
+        .map_err(range_error)
+}
+
+impl Flock {
+    /// The simulation, for the renderer (read only).
+    pub fn sim(&self) -> &sim::Flock {
+        &self.inner
+    }
+
+    fn set(&mut self, param: Param, value: f64) -> Result<f64, JsValue> {
+        self.inner.set(param, value).map_err(range_error)
+    }
+}
+
+macro_rules! js_parameters {
+    ($($getter:ident / $setter:ident => $param:expr;)*) => {
+        // JS names are the contract, so the Rust names are camelCase too.
+        #[allow(non_snake_case)]
+        #[wasm_bindgen]
+        impl Flock {
+            $(
+                #[doc = concat!("Current value of `", stringify!($getter), "` (see `Flock.params()`).")]
+                #[wasm_bindgen(js_name = $getter)]
+                pub fn $getter(&self) -> f64 {
+                    self.inner.get($param)
+                }
+
+                #[doc = concat!("Sets `", stringify!($getter), "`, clamped to its range; returns the value applied. Throws `RangeError` for NaN or ±Infinity and changes nothing.")]
+                #[wasm_bindgen(js_name = $setter)]
+                pub fn $setter(&mut self, value: f64) -> Result<f64, JsValue> {
+                    self.set($param, value)
+                }
+            )*
+        }
+    };
+}
+
+js_parameters! {
+    count / setCount => Param::Count;
+    speed / setSpeed => Param::Speed;
+    separation / setSeparation => Param::Separation;
+    alignment / setAlignment => Param::Alignment;
+    cohesion / setCohesion => Param::Cohesion;
+    perception / setPerception => Param::Perception;
+    separationRadius / setSeparationRadius => Param::SeparationRadius;
+    fieldOfView / setFieldOfView => Param::FieldOfView;
+    maxForce / setMaxForce => Param::MaxForce;
+    worldSize / setWorldSize => Param::WorldSize;
+    seed / setSeed => Param::Seed;
+}
+
+#[wasm_bindgen]
+impl Flock {
+    /// `new Flock(count, seed?)`: count is clamped to the table's range; without a seed one
+    /// is drawn from the browser's crypto source (read it back with `seed()`).
+    #[wasm_bindgen(constructor)]
+    pub fn new(count: f64, seed: Option<f64>) -> Result<Flock, JsValue> {
+        let count = Param::Count.spec().sanitize(count).map_err(range_error)?;
+        let seed = seed_from_js(seed)?;
+        Ok(Flock {
+            inner: sim::Flock::new(count as usize, seed),
+        })
+    }
+
+    /// Advances by `dt` seconds (long steps are capped and subdivided).
+    pub fn step(&mut self, dt: f64) {
+        self.inner.step(dt as f32);
+    }
+
+    /// Scatters the boids afresh from the seed with the current settings.
+    pub fn rebuild(&mut self) {
+        self.inner.rebuild();
+    }
+
+    /// Whether the edges wrap around (else soft walls).
+    pub fn wrap(&self) -> bool {
+        self.inner.settings().wrap
+    }
+
+    #[wasm_bindgen(js_name = setWrap)]
+    pub fn set_wrap(&mut self, wrap: bool) {
+        self.inner
+            .set(Param::Wrap, if wrap { 1.0 } else { 0.0 })
+            .expect("a toggle is always finite");
+    }
+
+    /// Lets the world size follow the count again after `setWorldSize`.
+    #[wasm_bindgen(js_name = resetWorldSize)]
+    pub fn reset_world_size(&mut self) {
+        self.inner.reset_world_size();
+    }
+
+    /// A copy of the positions, xyz per boid. A copy, so it never dangles when wasm memory
+    /// grows; the order of boids changes between steps.
+    pub fn positions(&self) -> Float32Array {
+        Float32Array::from(self.inner.positions())
+    }
+
+    /// A copy of the velocities, xyz per boid, in the same order as `positions()`.
+    pub fn velocities(&self) -> Float32Array {
+        Float32Array::from(self.inner.velocities())
+    }
+
+    /// |Σ v̂| / N in [0, 1]: 0 for random headings, 1 when all fly the same way.
+    pub fn polarization(&self) -> f64 {
+        f64::from(self.inner.polarization())
+    }
+
+    /// Mean number of neighbours each boid heeded in the last step.
+    #[wasm_bindgen(js_name = meanNeighbours)]
+    pub fn mean_neighbours(&self) -> f64 {
+        f64::from(self.inner.mean_neighbours())
+    }
+
+    /// The parameter table: `[{name, label, min, max, default, step, unit, kind, scale,
+    /// slider, description, getter, setter}]`. Sliders and docs are built from it.
+    pub fn params() -> Array {
+        PARAMS.iter().map(|spec| JsValue::from(spec_object(spec))).collect()
+    }
+}
+
+fn spec_object(spec: &sim::ParamSpec) -> Object {
+    let object = Object::new();
+    let set = |key: &str, value: JsValue| {
+        Reflect::set(&object, &key.into(), &value).expect("setting a field of a fresh object");
+    };
+    let setter = format!("set{}{}", spec.name[..1].to_uppercase(), &spec.name[1..]);
+    set("name", spec.name.into());
+    set("label", spec.label.into());
+    set("min", spec.min.into());
+    set("max", spec.max.into());
+    set("default", spec.default.into());
+    set("step", spec.step.into());
+    set("unit", spec.unit.into());
+    let kind = match spec.kind {
+        Kind::Real => "real",
+        Kind::Integer => "integer",
+        Kind::Toggle => "toggle",
+    };
+    set("kind", kind.into());
+    let scale = match spec.scale {
+        Scale::Linear => "linear",
+        Scale::Log => "log",
+    };
+    set("scale", scale.into());
+    set("slider", spec.slider.into());
+    set("description", spec.description.into());
+    set("getter", spec.name.into());
+    set("setter", setter.into());
+    object
+}
+
+/// Median milliseconds per step of the standard benchmark scenario (see
+/// `shared/bench-scenario.md`) at `count` boids, measured inside this wasm module.
+#[wasm_bindgen(js_name = benchmarkStep)]
+pub fn benchmark_step(count: u32, warmup: u32, steps: u32) -> f64 {
+    let performance = web_sys::window()
+        .and_then(|w| w.performance())
+        .expect("benchmark needs window.performance");
+    let mut flock = sim::Flock::bench_scenario(count as usize);
+    for _ in 0..warmup {
+        flock.step(sim::BENCH_DT);
+    }
+    // Browsers coarsen `performance.now()` (to 0.1 ms in Chromium), so each sample times a
+    // batch of steps long enough to be measured, and reports its mean step.
+    let batch = if count <= 2_000 { 20 } else if count <= 20_000 { 4 } else { 1 };
+    let mut times: Vec<f64> = (0..steps.max(1))
+        .map(|_| {
+            let start = performance.now();
+            for _ in 0..batch {
+                flock.step(sim::BENCH_DT);
+            }
+            (performance.now() - start) / f64::from(batch)
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
+}
