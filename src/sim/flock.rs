@@ -164,7 +164,7 @@ fn look_around<const WRAP: bool>(
         seen.sum_velocity += vec3_at(vel, j);
         seen.sum_offset += offset;
         if distance_squared < view.separation_squared {
-            seen.separation += rules::repulsion(offset, distance_squared, i < j);
+            seen.separation += rules::repulsion(offset, distance_squared, i, j);
         }
     }
     seen
@@ -218,7 +218,11 @@ impl Flock {
     /// Replaces the whole state (xyz per boid in each array). For lessons and tests that
     /// place boids by hand; non-finite values become 0 and positions are kept in the world.
     pub fn set_state(&mut self, positions: &[f32], velocities: &[f32]) {
-        assert_eq!(positions.len(), velocities.len(), "one velocity per position");
+        assert_eq!(
+            positions.len(),
+            velocities.len(),
+            "one velocity per position"
+        );
         assert_eq!(positions.len() % 3, 0, "xyz per boid");
         let finite = |v: &f32| if v.is_finite() { *v } else { 0.0 };
         self.positions = positions.iter().map(finite).collect();
@@ -243,9 +247,16 @@ impl Flock {
 
     fn add_boids(&mut self, count: usize) {
         let speed = self.settings.speed;
+        // Inside walls, start clear of them so that no boid begins by hitting one.
+        let inset = if self.settings.wrap {
+            0.0
+        } else {
+            self.wall_profile().0
+        };
+        let span = self.world - 2.0 * inset;
         for _ in 0..count {
             for _ in 0..3 {
-                let coordinate = self.rng.unit() * self.world;
+                let coordinate = inset + self.rng.unit() * span;
                 self.positions.push(coordinate);
             }
             let direction = self.rng.direction();
@@ -264,20 +275,35 @@ impl Flock {
     }
 
     /// Adds boids (scattered at random) or removes random ones; the others stay put.
+    /// When the world follows the count and so shrinks, the boids left outside it are the
+    /// first to go, so that as few as possible have to be moved back in.
     pub fn set_count(&mut self, count: usize) {
         let current = self.len();
         if count < current {
+            self.world = self.target_world(count);
+            let world = self.world;
+            let (mut outside, mut inside): (Vec<usize>, Vec<usize>) = (0..current)
+                .partition(|&i| self.positions[3 * i..3 * i + 3].iter().any(|&p| p > world));
+            let mut remove = vec![false; current];
             for _ in count..current {
-                let victim = self.rng.below(self.len());
-                let last = self.len() - 1;
-                for k in 0..3 {
-                    self.positions.swap(3 * victim + k, 3 * last + k);
-                    self.velocities.swap(3 * victim + k, 3 * last + k);
-                }
-                self.positions.truncate(3 * last);
-                self.velocities.truncate(3 * last);
+                let pool = if outside.is_empty() {
+                    &mut inside
+                } else {
+                    &mut outside
+                };
+                let victim = pool.swap_remove(self.rng.below(pool.len()));
+                remove[victim] = true;
             }
-            self.update_world();
+            let mut kept = 0;
+            for i in 0..current {
+                if !remove[i] {
+                    self.positions.copy_within(3 * i..3 * i + 3, 3 * kept);
+                    self.velocities.copy_within(3 * i..3 * i + 3, 3 * kept);
+                    kept += 1;
+                }
+            }
+            self.positions.truncate(3 * count);
+            self.velocities.truncate(3 * count);
             self.confine_all();
         } else if count > current {
             self.update_world();
@@ -430,8 +456,16 @@ impl Flock {
         self.grid
             .configure(self.world, self.settings.perception, self.len());
         self.grid.sort(&self.positions);
-        gather(self.grid.order(), &self.positions, &mut self.sorted_positions);
-        gather(self.grid.order(), &self.velocities, &mut self.sorted_velocities);
+        gather(
+            self.grid.order(),
+            &self.positions,
+            &mut self.sorted_positions,
+        );
+        gather(
+            self.grid.order(),
+            &self.velocities,
+            &mut self.sorted_velocities,
+        );
     }
 
     fn substep(&mut self, h: f32) {
@@ -507,9 +541,13 @@ impl Flock {
     fn wall_profile(&self) -> (f32, f32) {
         let margin = (0.1 * self.world).clamp(1.0, 10.0);
         let top_speed = MAX_SPEED_FACTOR * self.settings.speed;
-        let rules_total = (self.settings.separation + self.settings.alignment + self.settings.cohesion)
-            * self.settings.max_force;
-        (margin, 2.0 * top_speed * top_speed / margin + 2.0 * rules_total)
+        let rules_total =
+            (self.settings.separation + self.settings.alignment + self.settings.cohesion)
+                * self.settings.max_force;
+        (
+            margin,
+            2.0 * top_speed * top_speed / margin + 2.0 * rules_total,
+        )
     }
 
     /// Writes the new state of sorted boid `i` (old state read from the sorted copies).
@@ -548,9 +586,23 @@ impl Flock {
             let candidates = ranges.iter().flat_map(|r| r.clone());
             let record = |j: usize| found.push(order[j] as usize);
             if self.settings.wrap {
-                look_around::<true>(slot, candidates, &self.sorted_positions, &self.sorted_velocities, &view, record);
+                look_around::<true>(
+                    slot,
+                    candidates,
+                    &self.sorted_positions,
+                    &self.sorted_velocities,
+                    &view,
+                    record,
+                );
             } else {
-                look_around::<false>(slot, candidates, &self.sorted_positions, &self.sorted_velocities, &view, record);
+                look_around::<false>(
+                    slot,
+                    candidates,
+                    &self.sorted_positions,
+                    &self.sorted_velocities,
+                    &view,
+                    record,
+                );
             }
             found.sort_unstable();
         }
@@ -565,9 +617,23 @@ impl Flock {
                 let mut found = Vec::new();
                 let record = |j: usize| found.push(j);
                 if self.settings.wrap {
-                    look_around::<true>(i, 0..self.len(), &self.positions, &self.velocities, &view, record);
+                    look_around::<true>(
+                        i,
+                        0..self.len(),
+                        &self.positions,
+                        &self.velocities,
+                        &view,
+                        record,
+                    );
                 } else {
-                    look_around::<false>(i, 0..self.len(), &self.positions, &self.velocities, &view, record);
+                    look_around::<false>(
+                        i,
+                        0..self.len(),
+                        &self.positions,
+                        &self.velocities,
+                        &view,
+                        record,
+                    );
                 }
                 found
             })
@@ -589,9 +655,23 @@ impl Flock {
         let mut out = Vec::with_capacity(self.positions.len());
         for (i, set) in sets.iter().enumerate() {
             let seen = if self.settings.wrap {
-                look_around::<true>(i, set.iter().copied(), &self.positions, &self.velocities, &view, |_| {})
+                look_around::<true>(
+                    i,
+                    set.iter().copied(),
+                    &self.positions,
+                    &self.velocities,
+                    &view,
+                    |_| {},
+                )
             } else {
-                look_around::<false>(i, set.iter().copied(), &self.positions, &self.velocities, &view, |_| {})
+                look_around::<false>(
+                    i,
+                    set.iter().copied(),
+                    &self.positions,
+                    &self.velocities,
+                    &view,
+                    |_| {},
+                )
             };
             out.extend_from_slice(&self.acceleration(i, &seen).to_array());
         }

@@ -7,6 +7,7 @@ mod rng;
 pub mod rules;
 
 pub use flock::{
-    auto_world_size, Flock, BENCH_DT, Settings, MAX_SPEED_FACTOR, MAX_STEP, MAX_SUBSTEP, MIN_SPEED_FACTOR,
+    auto_world_size, Flock, Settings, BENCH_DT, MAX_SPEED_FACTOR, MAX_STEP, MAX_SUBSTEP,
+    MIN_SPEED_FACTOR,
 };
 pub use params::{Kind, Param, ParamError, ParamSpec, Scale, PARAMS};

@@ -242,7 +242,10 @@ impl Param {
 
     /// Looks a parameter up by its JS name.
     pub fn from_name(name: &str) -> Option<Param> {
-        PARAMS.iter().find(|spec| spec.name == name).map(|spec| spec.param)
+        PARAMS
+            .iter()
+            .find(|spec| spec.name == name)
+            .map(|spec| spec.param)
     }
 }
 
@@ -273,7 +276,10 @@ impl ParamSpec {
     /// Clamps a value into the table's range (rounding whole numbers); refuses non-finite input.
     pub fn sanitize(&self, value: f64) -> Result<f64, ParamError> {
         if !value.is_finite() {
-            return Err(ParamError::NotFinite { name: self.name, value });
+            return Err(ParamError::NotFinite {
+                name: self.name,
+                value,
+            });
         }
         let value = match self.kind {
             Kind::Real => value,
@@ -316,7 +322,11 @@ mod tests {
             assert_eq!(rows, 1, "{param:?}");
             let spec = param.spec();
             assert!(spec.min < spec.max, "{}", spec.name);
-            assert!((spec.min..=spec.max).contains(&spec.default), "{}", spec.name);
+            assert!(
+                (spec.min..=spec.max).contains(&spec.default),
+                "{}",
+                spec.name
+            );
             assert!(spec.step > 0.0, "{}", spec.name);
             assert_eq!(Param::from_name(spec.name), Some(param));
         }
@@ -354,6 +364,9 @@ mod tests {
         assert_eq!(Param::Count.spec().sanitize(3.0), Ok(50.0));
         assert_eq!(Param::Wrap.spec().sanitize(0.7), Ok(1.0));
         let message = cohesion.sanitize(f64::NAN).unwrap_err().to_string();
-        assert!(message.contains("cohesion") && message.contains("finite"), "{message}");
+        assert!(
+            message.contains("cohesion") && message.contains("finite"),
+            "{message}"
+        );
     }
 }

@@ -48,24 +48,39 @@ pub fn steering(seen: &Neighbourhood, velocity: Vec3, cruise: f32, max_force: f3
     }
 }
 
-/// Push away from a neighbour at `offset` (= p_j − p_i) inside the separation radius:
-/// (p_i − p_j)/|p_i − p_j|². Two boids at one point push apart along x, in opposite
-/// directions decided by their order, so no NaN appears and they do separate.
-pub fn repulsion(offset: Vec3, distance_squared: f32, self_first: bool) -> Vec3 {
-    if distance_squared > 1e-12 {
-        -offset / distance_squared
-    } else if self_first {
-        Vec3::new(-1e6, 0.0, 0.0)
-    } else {
-        Vec3::new(1e6, 0.0, 0.0)
+/// Push on boid `i` away from boid `j` at `offset` (= p_j − p_i) inside the separation
+/// radius: (p_i − p_j)/|p_i − p_j|². Two boids at one point have no direction between
+/// them: they push apart along a direction made from the pair's indices (opposite for the
+/// two), strong as at a tiny distance, so no NaN appears and a pile of boids spreads out.
+pub fn repulsion(offset: Vec3, distance_squared: f32, i: usize, j: usize) -> Vec3 {
+    const COINCIDENT: f32 = 1e-12;
+    if distance_squared > COINCIDENT {
+        return -offset / distance_squared;
     }
+    let (low, high) = if i < j { (i, j) } else { (j, i) };
+    let direction = pair_direction(low, high);
+    let away = if i < j { -direction } else { direction };
+    away * 1e6
+}
+
+/// A unit direction that looks random but depends only on the pair.
+fn pair_direction(low: usize, high: usize) -> Vec3 {
+    let mut h = (low as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (high as u64);
+    let mut next = || {
+        h = (h ^ (h >> 31)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        h ^= h >> 29;
+        (h >> 40) as f32 / (1u64 << 23) as f32 - 1.0
+    };
+    let v = Vec3::new(next(), next(), next());
+    v.try_normalize().unwrap_or(Vec3::X)
 }
 
 /// Whether a neighbour at `offset` lies inside a field of view whose half-angle has cosine
 /// `cos_half_fov`, for a boid looking along the unit vector `forward`.
-/// `forward = 0` (a boid at rest) sees all around.
+/// `forward = 0` (a boid at rest) sees all around; a boid at the very same point has no
+/// direction, and is felt whatever the field of view.
 pub fn in_field_of_view(forward: Vec3, offset: Vec3, distance: f32, cos_half_fov: f32) -> bool {
-    if forward == Vec3::ZERO {
+    if forward == Vec3::ZERO || distance <= 1e-6 {
         return true;
     }
     forward.dot(offset) > cos_half_fov * distance
@@ -111,7 +126,7 @@ mod tests {
             count: 1,
             sum_velocity: velocity,
             sum_offset: offset,
-            separation: repulsion(offset, offset.length_squared(), true),
+            separation: repulsion(offset, offset.length_squared(), 0, 1),
         }
     }
 
@@ -125,8 +140,8 @@ mod tests {
 
     #[test]
     fn closer_neighbours_push_harder() {
-        let near = repulsion(Vec3::X, 1.0, true);
-        let far = repulsion(Vec3::X * 2.0, 4.0, true);
+        let near = repulsion(Vec3::X, 1.0, 0, 1);
+        let far = repulsion(Vec3::X * 2.0, 4.0, 0, 1);
         assert!(near.length() > far.length());
         assert!((near.length() - 1.0).abs() < 1e-6 && (far.length() - 0.5).abs() < 1e-6);
     }
@@ -144,7 +159,11 @@ mod tests {
         let v = Vec3::new(10.0, 0.0, 0.0);
         let neighbours_fly_along_z = Vec3::new(0.0, 0.0, 10.0);
         let s = steering(&seen_one(Vec3::Y, neighbours_fly_along_z), v, 10.0, 20.0);
-        assert!(s.alignment.z > 0.0 && s.alignment.x < 0.0, "{:?}", s.alignment);
+        assert!(
+            s.alignment.z > 0.0 && s.alignment.x < 0.0,
+            "{:?}",
+            s.alignment
+        );
         // Already aligned at cruise speed: nothing to do.
         let s = steering(&seen_one(Vec3::Y, v), v, 10.0, 20.0);
         assert!(s.alignment.length() < 1e-5);
@@ -169,12 +188,24 @@ mod tests {
 
     #[test]
     fn coincident_boids_push_apart_without_nan() {
-        let a = repulsion(Vec3::ZERO, 0.0, true);
-        let b = repulsion(Vec3::ZERO, 0.0, false);
+        let a = repulsion(Vec3::ZERO, 0.0, 3, 8);
+        let b = repulsion(Vec3::ZERO, 0.0, 8, 3);
         assert!(a.is_finite() && b.is_finite());
-        assert!(a.dot(b) < 0.0, "they must push in opposite directions");
+        assert!(
+            (a + b).length() < 1e-3,
+            "they must push in opposite directions"
+        );
+        let other_pair = repulsion(Vec3::ZERO, 0.0, 3, 9);
+        assert!(
+            a.normalize().dot(other_pair.normalize()) < 0.99,
+            "pairs differ"
+        );
         let s = steering(
-            &Neighbourhood { count: 1, separation: a, ..Default::default() },
+            &Neighbourhood {
+                count: 1,
+                separation: a,
+                ..Default::default()
+            },
             Vec3::ZERO,
             10.0,
             20.0,
@@ -191,9 +222,25 @@ mod tests {
         let ahead = Vec3::new(2.0, 0.1, 0.0);
         assert!(!in_field_of_view(forward, behind, 2.0, cos_half_270));
         assert!(in_field_of_view(forward, beside, 2.0, cos_half_270));
-        assert!(in_field_of_view(forward, ahead, ahead.length(), cos_half_270));
+        assert!(in_field_of_view(
+            forward,
+            ahead,
+            ahead.length(),
+            cos_half_270
+        ));
+        assert!(in_field_of_view(
+            forward,
+            Vec3::ZERO,
+            0.0,
+            (10f32).to_radians().cos()
+        ));
         // 360° sees everything, even straight behind.
-        assert!(in_field_of_view(forward, behind, 2.0, (180f32).to_radians().cos() - 1e-6));
+        assert!(in_field_of_view(
+            forward,
+            behind,
+            2.0,
+            (180f32).to_radians().cos() - 1e-6
+        ));
     }
 
     #[test]

@@ -135,7 +135,10 @@ impl Flock {
     /// The parameter table: `[{name, label, min, max, default, step, unit, kind, scale,
     /// slider, description, getter, setter}]`. Sliders and docs are built from it.
     pub fn params() -> Array {
-        PARAMS.iter().map(|spec| JsValue::from(spec_object(spec))).collect()
+        PARAMS
+            .iter()
+            .map(|spec| JsValue::from(spec_object(spec)))
+            .collect()
     }
 }
 
@@ -183,7 +186,13 @@ pub fn benchmark_step(count: u32, warmup: u32, steps: u32) -> f64 {
     }
     // Browsers coarsen `performance.now()` (to 0.1 ms in Chromium), so each sample times a
     // batch of steps long enough to be measured, and reports its mean step.
-    let batch = if count <= 2_000 { 20 } else if count <= 20_000 { 4 } else { 1 };
+    let batch = if count <= 2_000 {
+        20
+    } else if count <= 20_000 {
+        4
+    } else {
+        1
+    };
     let mut times: Vec<f64> = (0..steps.max(1))
         .map(|_| {
             let start = performance.now();

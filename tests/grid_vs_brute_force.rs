@@ -1,0 +1,172 @@
+//! The counting-sort grid must find exactly the neighbours that checking every pair finds.
+
+mod common;
+
+use boids::sim::{Flock, Settings};
+use common::TestRng;
+
+fn flock_with_state(settings: Settings, positions: Vec<f32>, velocities: Vec<f32>) -> Flock {
+    let mut flock = Flock::with_settings(0, Some(1), settings);
+    flock.set_state(&positions, &velocities);
+    flock
+}
+
+fn random_state(n: usize, world: f32, seed: u64) -> (Vec<f32>, Vec<f32>) {
+    let mut rng = TestRng::new(seed);
+    let positions = (0..3 * n).map(|_| rng.range(0.0, world)).collect();
+    let velocities = (0..3 * n).map(|_| rng.range(-10.0, 10.0)).collect();
+    (positions, velocities)
+}
+
+fn assert_grid_agrees(mut flock: Flock, what: &str) {
+    let brute = flock.neighbour_sets_brute_force();
+    let grid = flock.neighbour_sets();
+    let mut total = 0;
+    for (i, (g, b)) in grid.iter().zip(&brute).enumerate() {
+        let mut b = b.clone();
+        b.sort_unstable();
+        assert_eq!(g, &b, "{what}: neighbours of boid {i}");
+        assert!(!g.contains(&i), "{what}: boid {i} counts itself");
+        total += g.len();
+    }
+    assert!(
+        total > 0,
+        "{what}: the state should have some neighbours to compare"
+    );
+    let a_grid = flock.accelerations(false);
+    let a_brute = flock.accelerations(true);
+    for (k, (g, b)) in a_grid.iter().zip(&a_brute).enumerate() {
+        assert!(g.is_finite(), "{what}: acceleration {k} is {g}");
+        assert!(
+            (g - b).abs() <= 1e-3 * (1.0 + b.abs()),
+            "{what}: acceleration component {k}: grid {g} vs brute force {b}"
+        );
+    }
+}
+
+fn settings(world: f32, wrap: bool, perception: f32, fov: f32) -> Settings {
+    Settings {
+        world_size: Some(world),
+        wrap,
+        perception,
+        separation_radius: perception * 0.4,
+        field_of_view: fov,
+        ..Settings::default()
+    }
+}
+
+#[test]
+fn random_states_in_a_box_and_wrapped() {
+    for (seed, wrap, fov, perception) in [
+        (1, false, 270.0, 5.0),
+        (2, true, 270.0, 5.0),
+        (3, true, 360.0, 3.3),
+        (4, false, 120.0, 7.5),
+        (5, true, 90.0, 12.0),
+        (6, true, 360.0, 1.0),
+    ] {
+        let world = 40.0;
+        let (p, v) = random_state(800, world, seed);
+        let flock = flock_with_state(settings(world, wrap, perception, fov), p, v);
+        assert_grid_agrees(
+            flock,
+            &format!("seed {seed} wrap {wrap} fov {fov} r {perception}"),
+        );
+    }
+}
+
+#[test]
+fn boids_exactly_on_cell_borders_and_world_edges() {
+    // Perception 5 in a world of 40: cells are exactly 5 wide, so multiples of 5 are borders.
+    let world = 40.0;
+    let mut rng = TestRng::new(9);
+    let mut positions = Vec::new();
+    let mut velocities = Vec::new();
+    for _ in 0..600 {
+        for _ in 0..3 {
+            positions.push((rng.unit() * 9.0).floor() * 5.0); // 0, 5, ..., 40
+            velocities.push(rng.range(-10.0, 10.0));
+        }
+    }
+    for wrap in [false, true] {
+        let flock = flock_with_state(
+            settings(world, wrap, 5.0, 270.0),
+            positions.clone(),
+            velocities.clone(),
+        );
+        assert_grid_agrees(flock, &format!("borders, wrap {wrap}"));
+    }
+}
+
+#[test]
+fn pairs_at_exactly_the_perception_radius_across_a_wrapped_edge() {
+    let world = 40.0;
+    // Boid 0 near x = 0, boid 1 near x = 40: 5 apart through the edge, 35 apart inside.
+    let positions = vec![
+        1.0, 20.0, 20.0, 36.0, 20.0, 20.0, 20.0, 20.0, 20.0, 24.0, 20.0, 20.0,
+    ];
+    let velocities = vec![
+        0.0, 10.0, 0.0, 0.0, 10.0, 0.0, 0.0, 10.0, 0.0, 0.0, 10.0, 0.0,
+    ];
+    let mut flock = flock_with_state(
+        settings(world, true, 5.0, 360.0),
+        positions.clone(),
+        velocities.clone(),
+    );
+    let sets = flock.neighbour_sets();
+    assert_eq!(
+        sets[0],
+        vec![1],
+        "the nearest image across the edge is exactly at the radius"
+    );
+    assert_eq!(sets[2], vec![3]);
+    assert_grid_agrees(flock, "radius across the edge");
+    let mut walled = flock_with_state(settings(world, false, 5.0, 360.0), positions, velocities);
+    assert!(walled.neighbour_sets()[0].is_empty(), "walls do not wrap");
+}
+
+#[test]
+fn all_boids_in_one_cell_and_most_cells_empty() {
+    let world = 60.0;
+    let mut rng = TestRng::new(11);
+    let positions: Vec<f32> = (0..3 * 300).map(|_| rng.range(31.0, 33.0)).collect();
+    let velocities: Vec<f32> = (0..3 * 300).map(|_| rng.range(-10.0, 10.0)).collect();
+    for wrap in [false, true] {
+        let flock = flock_with_state(
+            settings(world, wrap, 4.0, 270.0),
+            positions.clone(),
+            velocities.clone(),
+        );
+        assert_grid_agrees(flock, &format!("one cell, wrap {wrap}"));
+    }
+}
+
+#[test]
+fn worlds_only_one_two_or_three_cells_wide() {
+    for (world, perception) in [(10.0, 12.0), (10.0, 5.0), (12.0, 4.0)] {
+        for wrap in [false, true] {
+            let (p, v) = random_state(200, world, 21);
+            let flock = flock_with_state(settings(world, wrap, perception, 360.0), p, v);
+            assert_grid_agrees(flock, &format!("world {world} r {perception} wrap {wrap}"));
+        }
+    }
+}
+
+#[test]
+fn the_step_sees_the_same_neighbours_as_brute_force() {
+    let mut flock = Flock::new(2000, Some(5));
+    flock.step(1.0 / 60.0);
+    let brute: usize = flock
+        .neighbour_sets_brute_force()
+        .iter()
+        .map(Vec::len)
+        .sum();
+    // A step counts the neighbours of the state it starts from.
+    let mut stepped = flock.clone();
+    stepped.step(1.0 / 60.0);
+    let measured = stepped.mean_neighbours() * stepped.len() as f32;
+    assert!(
+        (measured - brute as f32).abs() <= 1e-3 * brute as f32 + 0.5,
+        "step counted {measured} neighbours, brute force {brute}"
+    );
+}

@@ -1,0 +1,216 @@
+//! Determinism, bad input and long runs: the flock never goes NaN and never loses boids.
+
+mod common;
+
+use boids::sim::{Flock, Param, MAX_SPEED_FACTOR, MAX_STEP, PARAMS};
+use common::{all_finite, TestRng};
+
+const DT: f32 = 1.0 / 60.0;
+
+#[test]
+fn same_seed_gives_bit_identical_trajectories() {
+    let run = |seed| {
+        let mut flock = Flock::new(500, Some(seed));
+        for _ in 0..1000 {
+            flock.step(DT);
+        }
+        (flock.positions().to_vec(), flock.velocities().to_vec())
+    };
+    let (a, b, c) = (run(42), run(42), run(43));
+    let bits = |v: &Vec<f32>| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(&a.0), bits(&b.0));
+    assert_eq!(bits(&a.1), bits(&b.1));
+    assert_ne!(bits(&a.0), bits(&c.0), "different seeds must differ");
+}
+
+#[test]
+fn rebuild_and_set_seed_restart_from_the_seed() {
+    let mut flock = Flock::new(300, Some(5));
+    let start = flock.positions().to_vec();
+    flock.step(0.1);
+    assert_ne!(flock.positions(), &start[..]);
+    flock.rebuild();
+    assert_eq!(flock.positions(), &start[..]);
+    flock.set(Param::Seed, 6.0).unwrap();
+    assert_eq!(flock.seed(), 6);
+    assert_ne!(flock.positions(), &start[..]);
+    assert_eq!(flock.positions(), Flock::new(300, Some(6)).positions());
+}
+
+#[test]
+fn without_a_seed_flocks_differ() {
+    let a = Flock::new(100, None);
+    let b = Flock::new(100, None);
+    assert_ne!(a.seed(), b.seed());
+    assert_ne!(a.positions(), b.positions());
+}
+
+#[test]
+fn coincident_boids_separate_without_nan() {
+    let mut flock = Flock::new(0, Some(1));
+    let n = 20;
+    let positions: Vec<f32> = (0..n).flat_map(|_| [20.0, 20.0, 20.0]).collect();
+    let velocities: Vec<f32> = (0..n).flat_map(|_| [10.0, 0.0, 0.0]).collect();
+    flock.set_state(&positions, &velocities);
+    for _ in 0..120 {
+        flock.step(DT);
+        assert!(all_finite(&flock));
+    }
+    let first = &flock.positions()[0..3];
+    let apart = flock
+        .positions()
+        .chunks_exact(3)
+        .filter(|p| p != &first)
+        .count();
+    assert!(
+        apart >= n - 1,
+        "coincident boids should have separated: {apart}"
+    );
+}
+
+#[test]
+fn setters_clamp_out_of_range_values_and_refuse_non_finite_ones() {
+    let mut flock = Flock::new(200, Some(2));
+    for spec in PARAMS.iter().filter(|s| s.param != Param::Seed) {
+        let before = flock.get(spec.param);
+        for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            let error = flock.set(spec.param, bad).unwrap_err();
+            assert!(error.to_string().contains(spec.name), "{error}");
+            assert_eq!(
+                flock.get(spec.param),
+                before,
+                "{} changed on {bad}",
+                spec.name
+            );
+        }
+        assert_eq!(
+            flock.set(spec.param, -1e30).unwrap(),
+            spec.min,
+            "{}",
+            spec.name
+        );
+        assert_eq!(
+            flock.set(spec.param, 1e30).unwrap(),
+            spec.max,
+            "{}",
+            spec.name
+        );
+        assert_eq!(flock.set(spec.param, spec.default).unwrap(), spec.default);
+        if spec.param != Param::WorldSize {
+            assert_eq!(
+                flock.get(spec.param),
+                spec.default,
+                "{} reads back",
+                spec.name
+            );
+        }
+        flock.step(DT);
+        assert!(all_finite(&flock), "after {}", spec.name);
+    }
+    assert_eq!(flock.set(Param::Seed, -5.0).unwrap(), 0.0);
+    assert_eq!(flock.set(Param::Count, 75.4).unwrap(), 75.0);
+    assert_eq!(flock.len(), 75);
+}
+
+#[test]
+fn set_count_adds_and_removes_while_the_others_stay_put() {
+    let mut flock = Flock::new(1000, Some(3));
+    flock.step(DT);
+    let before: Vec<[u32; 3]> = flock
+        .positions()
+        .chunks_exact(3)
+        .map(|p| [p[0].to_bits(), p[1].to_bits(), p[2].to_bits()])
+        .collect();
+    let as_set = |f: &Flock| {
+        f.positions()
+            .chunks_exact(3)
+            .map(|p| [p[0].to_bits(), p[1].to_bits(), p[2].to_bits()])
+            .collect::<std::collections::HashSet<_>>()
+    };
+    // With the world size fixed, removing boids moves nobody.
+    flock
+        .set(Param::WorldSize, f64::from(flock.world_size()))
+        .unwrap();
+    flock.set(Param::Count, 800.0).unwrap();
+    assert_eq!(flock.len(), 800);
+    let after = as_set(&flock);
+    assert!(
+        after.iter().all(|p| before.contains(p)),
+        "removing boids moved others"
+    );
+    // When the world follows the count it shrinks too: those outside it leave first, so
+    // nearly everyone stays exactly where they were.
+    flock.reset_world_size();
+    flock.set(Param::Count, 500.0).unwrap();
+    assert_eq!(flock.len(), 500);
+    let world = flock.world_size();
+    assert!(flock
+        .positions()
+        .iter()
+        .all(|&p| (0.0..=world).contains(&p)));
+    let unmoved = as_set(&flock).iter().filter(|p| before.contains(p)).count();
+    assert!(unmoved >= 475, "only {unmoved} of 500 stayed put");
+    // Growing (world size follows the count, so it grows too) keeps everyone who was there.
+    let kept = flock.positions().to_vec();
+    flock.set(Param::Count, 3000.0).unwrap();
+    assert_eq!(flock.len(), 3000);
+    assert_eq!(&flock.positions()[..kept.len()], &kept[..]);
+    for _ in 0..60 {
+        flock.step(DT);
+    }
+    assert!(all_finite(&flock));
+}
+
+#[test]
+fn a_huge_time_step_is_capped_and_subdivided() {
+    let mut flock = Flock::new(500, Some(4));
+    let cruise = flock.settings().speed;
+    let before = flock.clone();
+    flock.step(3600.0);
+    assert!(all_finite(&flock));
+    // Boids are re-ordered, so compare the total path length against the cap.
+    let moved: f32 = (0..3)
+        .map(|k| {
+            let sum = |f: &Flock| f.positions().iter().skip(k).step_by(3).sum::<f32>();
+            (sum(&flock) - sum(&before)).abs()
+        })
+        .sum();
+    assert!(moved / 500.0 <= 3.0 * MAX_SPEED_FACTOR * cruise * MAX_STEP);
+    for bad in [f32::NAN, f32::INFINITY, -1.0, 0.0] {
+        let state = flock.positions().to_vec();
+        flock.step(bad);
+        assert_eq!(flock.positions(), &state[..], "dt {bad} must do nothing");
+    }
+}
+
+#[test]
+fn a_million_boid_steps_with_random_parameter_changes_stay_finite() {
+    let mut flock = Flock::new(1000, Some(11));
+    let mut rng = TestRng::new(12);
+    let tunable: Vec<_> = PARAMS.iter().filter(|s| s.param != Param::Count).collect();
+    let mut boid_steps = 0usize;
+    while boid_steps < 1_000_000 {
+        if rng.unit() < 0.2 {
+            let spec = tunable[(rng.unit() * tunable.len() as f32) as usize % tunable.len()];
+            let value = match (rng.unit() * 4.0) as u32 {
+                0 => spec.min,
+                1 => spec.max,
+                2 => -1e9,
+                _ => spec.min + (spec.max - spec.min) * f64::from(rng.unit()),
+            };
+            flock.set(spec.param, value).unwrap();
+        }
+        if rng.unit() < 0.05 {
+            let count = 50.0 + f64::from(rng.unit()) * 2000.0;
+            flock.set(Param::Count, count).unwrap();
+        }
+        flock.step(DT * (0.5 + 2.0 * rng.unit()));
+        boid_steps += flock.len();
+        assert!(all_finite(&flock), "NaN after {boid_steps} boid-steps");
+        let world = flock.world_size();
+        assert!(flock
+            .positions()
+            .iter()
+            .all(|&p| (0.0..=world).contains(&p)));
+    }
+}
