@@ -1,0 +1,55 @@
+#version 300 es
+// One boid: the static cone mesh, placed and turned by one instance record.
+// The cone's frame is built here from the velocity; the CPU builds no matrix.
+precision highp float;
+
+layout(location = 0) in vec3 a_vertex;     // cone mesh, pointing along +x, length 1
+layout(location = 1) in vec3 a_normal;
+layout(location = 2) in vec4 a_pos_kind;   // instance: position xyz, kind (0 boid, 1 predator)
+layout(location = 3) in vec4 a_vel_spare;  // instance: velocity xyz, spare
+
+uniform mat4 u_view_proj;
+uniform vec3 u_eye;
+uniform float u_size;    // length of an ordinary boid, world units
+uniform float u_cruise;  // cruise speed, world units per second
+
+out vec3 v_normal;
+out vec3 v_color;
+out float v_distance;
+
+const float TAU = 6.28318530718;
+
+// Hue wheel tuned for a dark background: no muddy or glaring corners.
+vec3 hue(float t) {
+    return 0.58 + 0.42 * cos(TAU * (t + vec3(0.0, 0.33, 0.67)));
+}
+
+void main() {
+    vec3 velocity = a_vel_spare.xyz;
+    float speed = length(velocity);
+    vec3 forward = speed > 1e-6 ? velocity / speed : vec3(1.0, 0.0, 0.0);
+    // Any "up" not parallel to forward gives a frame; the cone is round, so roll is invisible.
+    vec3 up = abs(forward.y) < 0.99 ? vec3(0.0, 1.0, 0.0) : vec3(1.0, 0.0, 0.0);
+    vec3 right = normalize(cross(forward, up));
+    up = cross(right, forward);
+    mat3 turn = mat3(forward, up, right);
+
+    float kind = a_pos_kind.w;
+    float size = u_size * (kind > 0.5 ? 2.2 : 1.0);
+    vec3 world = a_pos_kind.xyz + turn * (a_vertex * size);
+    gl_Position = u_view_proj * vec4(world, 1.0);
+
+    v_normal = turn * a_normal;
+    v_distance = distance(world, u_eye);
+
+    // Colour by heading (compass direction in the horizontal plane), so boids that fly
+    // together share a colour; climbing boids are lighter, diving ones deeper, and slow
+    // boids a little greyer.
+    float compass = atan(forward.z, forward.x) / TAU + 0.5;
+    vec3 color = hue(compass);
+    color = mix(color, vec3(1.0), 0.25 * max(forward.y, 0.0));
+    color *= 1.0 - 0.3 * max(-forward.y, 0.0);
+    float relative = u_cruise > 0.0 ? speed / u_cruise : 1.0;
+    color = mix(vec3(dot(color, vec3(0.3, 0.5, 0.2))), color, clamp(0.4 + 0.6 * relative, 0.0, 1.0));
+    v_color = kind > 0.5 ? vec3(0.95, 0.18, 0.14) : color;
+}

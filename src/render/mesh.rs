@@ -1,0 +1,82 @@
+//! Static meshes: the boid cone and the unit cube's edges. Built once, uploaded once.
+
+/// Segments around the cone. Smooth normals hide the facets, so few are enough.
+pub const CONE_SEGMENTS: usize = 8;
+/// The cone points along +x with length 1: tip at `TIP`, base ring at `BASE`.
+const TIP: f32 = 0.65;
+const BASE: f32 = -0.35;
+const RADIUS: f32 = 0.26;
+
+/// Interleaved vertex: position xyz, normal xyz.
+pub const VERTEX_FLOATS: usize = 6;
+
+/// An indexed triangle mesh.
+pub struct Mesh {
+    /// `VERTEX_FLOATS` per vertex.
+    pub vertices: Vec<f32>,
+    pub indices: Vec<u16>,
+}
+
+/// A cone with a closed base, counter-clockwise (front) faces outward.
+///
+/// Each side triangle has its own tip vertex (normal at the segment's middle angle) and
+/// shares the ring vertices with its neighbours (smooth normal), so it is lit like a cone,
+/// not like a pyramid. The base is a flat fan.
+pub fn cone() -> Mesh {
+    let n = CONE_SEGMENTS;
+    let height = TIP - BASE;
+    // Outward normal of the side at angle a: (R/H, cos a, sin a), normalised.
+    let side_normal = |angle: f32| {
+        let (sin, cos) = angle.sin_cos();
+        let normal = glam::Vec3::new(RADIUS / height, cos, sin).normalize();
+        [normal.x, normal.y, normal.z]
+    };
+    let angle = |k: f32| k * std::f32::consts::TAU / n as f32;
+    let mut vertices = Vec::with_capacity((3 * n + 1) * VERTEX_FLOATS);
+    let mut push = |position: [f32; 3], normal: [f32; 3]| {
+        vertices.extend_from_slice(&position);
+        vertices.extend_from_slice(&normal);
+    };
+    // 0..n: side ring; n..2n: tips; 2n: base centre; 2n+1..3n+1: base ring.
+    for k in 0..n {
+        let a = angle(k as f32);
+        push([BASE, RADIUS * a.cos(), RADIUS * a.sin()], side_normal(a));
+    }
+    for k in 0..n {
+        push([TIP, 0.0, 0.0], side_normal(angle(k as f32 + 0.5)));
+    }
+    push([BASE, 0.0, 0.0], [-1.0, 0.0, 0.0]);
+    for k in 0..n {
+        let a = angle(k as f32);
+        push([BASE, RADIUS * a.cos(), RADIUS * a.sin()], [-1.0, 0.0, 0.0]);
+    }
+    let mut indices = Vec::with_capacity(6 * n);
+    let centre = 2 * n;
+    for k in 0..n {
+        let next = (k + 1) % n;
+        indices.extend([n + k, k, next]);
+        indices.extend([centre, centre + 1 + next, centre + 1 + k]);
+    }
+    Mesh {
+        vertices,
+        indices: indices.into_iter().map(|i| i as u16).collect(),
+    }
+}
+
+/// The 12 edges of the unit cube [0, 1]³ as 24 line vertices (xyz each).
+pub fn cube_edges() -> Vec<f32> {
+    let mut lines = Vec::with_capacity(24 * 3);
+    for axis in 0..3 {
+        let (u, v) = ((axis + 1) % 3, (axis + 2) % 3);
+        for (a, b) in [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0)] {
+            for t in [0.0, 1.0] {
+                let mut corner = [0.0f32; 3];
+                corner[axis] = t;
+                corner[u] = a;
+                corner[v] = b;
+                lines.extend_from_slice(&corner);
+            }
+        }
+    }
+    lines
+}

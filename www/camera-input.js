@@ -1,0 +1,66 @@
+// Camera input on the canvas: drag orbits, wheel and two-finger pinch zoom, double-click resets.
+// `getView()` returns the current View (it is replaced after a lost WebGL context).
+
+/** Wheel pixels per e-fold of zoom. */
+const WHEEL_SCALE = 600;
+
+export function attachCameraInput(canvas, getView) {
+  const pointers = new Map();
+  let pinch = null;
+
+  const spread = () => {
+    const [a, b] = [...pointers.values()];
+    return Math.hypot(a.x - b.x, a.y - b.y);
+  };
+
+  canvas.addEventListener('pointerdown', (event) => {
+    if (event.pointerType === 'mouse' && event.button !== 0) return;
+    canvas.setPointerCapture(event.pointerId);
+    pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    pinch = pointers.size === 2 ? spread() : null;
+    canvas.classList.add('dragging');
+  });
+
+  canvas.addEventListener('pointermove', (event) => {
+    const last = pointers.get(event.pointerId);
+    const view = getView();
+    if (!last || !view) return;
+    const dx = event.clientX - last.x;
+    const dy = event.clientY - last.y;
+    last.x = event.clientX;
+    last.y = event.clientY;
+    if (pointers.size === 1) {
+      view.orbit(dx, dy);
+    } else if (pointers.size === 2) {
+      const now = spread();
+      if (pinch > 0 && now > 0) view.zoom(now / pinch);
+      pinch = now;
+    }
+  });
+
+  const release = (event) => {
+    pointers.delete(event.pointerId);
+    pinch = pointers.size === 2 ? spread() : null;
+    if (pointers.size === 0) canvas.classList.remove('dragging');
+  };
+  canvas.addEventListener('pointerup', release);
+  canvas.addEventListener('pointercancel', release);
+  canvas.addEventListener('lostpointercapture', release);
+
+  canvas.addEventListener(
+    'wheel',
+    (event) => {
+      const view = getView();
+      if (!view) return;
+      event.preventDefault();
+      // Lines and pages to pixels, roughly.
+      const unit = event.deltaMode === 1 ? 16 : event.deltaMode === 2 ? canvas.clientHeight : 1;
+      view.zoom(Math.exp((-event.deltaY * unit) / WHEEL_SCALE));
+      },
+    { passive: false },
+  );
+
+  canvas.addEventListener('dblclick', () => {
+    getView()?.resetCamera();
+  });
+}
