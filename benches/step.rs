@@ -1,1 +1,73 @@
-fn main(){}
+//! Native benchmark of one step on the standard scenario (`shared/bench-scenario.md`).
+//! `cargo bench --bench step` prints ms per step and ns per boid-step at 1k, 10k and 100k
+//! boids; set `BOIDS_BENCH_MILLION=1` to add 1,000,000. A benchmark, not a test: it asserts
+//! nothing about time.
+
+use std::time::Instant;
+
+use boids::sim::{Flock, BENCH_DT};
+
+/// `BOIDS_BENCH_WARMUP`, `BOIDS_BENCH_STEPS` and `BOIDS_BENCH_COUNTS` (comma-separated)
+/// override the scenario's 100 / 100 / 1k,10k,100k, e.g. for a quick look under a profiler.
+fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines()
+                .find(|line| line.starts_with("model name"))
+                .and_then(|line| line.split(':').nth(1))
+                .map(|name| name.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".to_string())
+}
+
+fn median_step_ms(count: usize) -> (f64, f32) {
+    let mut flock = Flock::bench_scenario(count);
+    for _ in 0..env_or("BOIDS_BENCH_WARMUP", 100) {
+        flock.step(BENCH_DT);
+    }
+    let mut times: Vec<f64> = (0..env_or("BOIDS_BENCH_STEPS", 100).max(1))
+        .map(|_| {
+            let start = Instant::now();
+            flock.step(BENCH_DT);
+            start.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    (times[times.len() / 2], flock.mean_neighbours())
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; a filter argument, if any, is ignored.
+    let mut counts: Vec<usize> = std::env::var("BOIDS_BENCH_COUNTS")
+        .ok()
+        .map(|list| {
+            list.split(',')
+                .filter_map(|c| c.trim().parse().ok())
+                .collect()
+        })
+        .unwrap_or_else(|| vec![1_000, 10_000, 100_000]);
+    if std::env::var_os("BOIDS_BENCH_MILLION").is_some() {
+        counts.push(1_000_000);
+    }
+    println!(
+        "native step, standard scenario, one thread — {}",
+        cpu_model()
+    );
+    println!(
+        "{:>9} | {:>9} | {:>13} | {:>10}",
+        "boids", "ms/step", "ns/boid-step", "neighbours"
+    );
+    for count in counts {
+        let (ms, neighbours) = median_step_ms(count);
+        let ns_per_boid = ms * 1e6 / count as f64;
+        println!("{count:>9} | {ms:>9.3} | {ns_per_boid:>13.1} | {neighbours:>10.1}");
+    }
+}

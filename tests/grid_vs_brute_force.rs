@@ -39,7 +39,10 @@ fn assert_grid_agrees(mut flock: Flock, what: &str) {
         assert!(g.is_finite(), "{what}: acceleration {k} is {g}");
         assert!(
             (g - b).abs() <= 1e-3 * (1.0 + b.abs()),
-            "{what}: acceleration component {k}: grid {g} vs brute force {b}"
+            "{what}: acceleration component {k}: grid {g} vs brute force {b}; boid at {:?} v {:?} with {} neighbours",
+            &flock.positions()[k / 3 * 3..k / 3 * 3 + 3],
+            &flock.velocities()[k / 3 * 3..k / 3 * 3 + 3],
+            grid[k / 3].len()
         );
     }
 }

@@ -2,14 +2,17 @@
 //! cell, and of a row of three cells along x, lie contiguous in memory.
 
 /// Upper bound on cells per boid: a tiny perception radius in a huge world must not
-/// allocate billions of empty cells. Cells only ever get larger (still ≥ the radius).
-const MAX_CELLS_PER_BOID: usize = 2;
-const MIN_CELL_BUDGET: usize = 64;
+/// allocate billions of empty cells. Cells only ever get wider (and the scan reaches
+/// as many cells as it takes to cover the radius).
+const MAX_CELLS_PER_BOID: usize = 8;
+const MIN_CELL_BUDGET: usize = 4096;
 
 #[derive(Clone, Debug, Default)]
 pub struct Grid {
     /// Cells per axis.
     dims: usize,
+    /// How many cells away a neighbour can be (cells ≥ radius / reach wide).
+    reach: usize,
     inv_cell: f32,
     /// `cell_start[c]..cell_start[c + 1]` are the sorted slots of cell `c`.
     cell_start: Vec<u32>,
@@ -22,18 +25,34 @@ pub struct Grid {
 /// Up to two inclusive spans of x cells (two when a wrapped row crosses the edge).
 pub type XSpans = ([(usize, usize); 2], usize);
 
+/// The most cells a scan reaches along an axis (with cells half the radius wide: 2).
+pub const MAX_REACH: usize = 2;
+/// Cells along one axis that a scan visits at most.
+pub const MAX_AXIS_CELLS: usize = 2 * MAX_REACH + 1;
+
 impl Grid {
-    /// Chooses cells at least `min_cell` wide that tile a world of side `world`.
-    pub fn configure(&mut self, world: f32, min_cell: f32, count: usize) {
-        let ideal = (world / min_cell).floor().max(1.0) as usize;
+    /// Tiles a world of side `world` with cubic cells about `radius / reach` wide, so a
+    /// scan `reach` cells each way covers the radius (`reach` 1: 3×3×3 cells, 2: 5×5×5
+    /// half-size cells that hug the sphere more tightly).
+    pub fn configure(&mut self, world: f32, radius: f32, reach: usize, count: usize) {
+        let reach = reach.clamp(1, MAX_REACH);
+        let ideal = (world * reach as f32 / radius).floor().max(1.0) as usize;
         let budget = (count * MAX_CELLS_PER_BOID).max(MIN_CELL_BUDGET);
         let cap = (budget as f64).cbrt().floor().max(1.0) as usize;
         self.dims = ideal.min(cap).max(1);
         self.inv_cell = self.dims as f32 / world;
+        // Capped cells are wider than asked, and may need less reach.
+        let width = world / self.dims as f32;
+        self.reach = ((radius / width).ceil() as usize).clamp(1, reach);
     }
 
     pub fn dims(&self) -> usize {
         self.dims
+    }
+
+    #[cfg(test)]
+    pub fn reach(&self) -> usize {
+        self.reach
     }
 
     #[cfg(test)]
@@ -108,40 +127,46 @@ impl Grid {
         self.slots(c, c)
     }
 
-    /// Neighbouring cells along one of y or z: the cell itself and the ones beside it,
-    /// each once (a world two or three cells wide must not count a cell twice).
-    pub fn axis_neighbours(&self, c: usize, wrap: bool) -> ([usize; 3], usize) {
-        let n = self.dims;
+    /// Neighbouring cells along y or z: `reach` cells each way, each cell once (a world
+    /// only a few cells wide must not visit a cell twice).
+    pub fn axis_neighbours(&self, c: usize, wrap: bool) -> ([usize; MAX_AXIS_CELLS], usize) {
+        let (n, r) = (self.dims, self.reach);
+        let mut cells = [0; MAX_AXIS_CELLS];
         if wrap {
-            if n <= 3 {
-                return ([0, 1, 2], n);
+            if n <= 2 * r + 1 {
+                for (k, cell) in cells.iter_mut().enumerate().take(n) {
+                    *cell = k;
+                }
+                return (cells, n);
             }
-            return ([(c + n - 1) % n, c, (c + 1) % n], 3);
+            for (k, cell) in cells.iter_mut().enumerate().take(2 * r + 1) {
+                *cell = (c + n + k - r) % n;
+            }
+            return (cells, 2 * r + 1);
         }
-        let lo = c.saturating_sub(1);
-        let hi = (c + 1).min(n - 1);
-        let mut cells = [0; 3];
+        let lo = c.saturating_sub(r);
+        let hi = (c + r).min(n - 1);
         for (k, cell) in (lo..=hi).enumerate() {
             cells[k] = cell;
         }
         (cells, hi - lo + 1)
     }
 
-    /// Neighbouring cells along x as spans, so a row of three cells is one memory range.
+    /// Neighbouring cells along x as spans, so a row of cells is one memory range.
     pub fn x_spans(&self, c: usize, wrap: bool) -> XSpans {
-        let n = self.dims;
+        let (n, r) = (self.dims, self.reach);
         if !wrap {
-            return ([(c.saturating_sub(1), (c + 1).min(n - 1)), (0, 0)], 1);
+            return ([(c.saturating_sub(r), (c + r).min(n - 1)), (0, 0)], 1);
         }
-        if n <= 3 {
+        if n <= 2 * r + 1 {
             return ([(0, n - 1), (0, 0)], 1);
         }
-        if c == 0 {
-            ([(0, 1), (n - 1, n - 1)], 2)
-        } else if c == n - 1 {
-            ([(n - 2, n - 1), (0, 0)], 2)
+        if c < r {
+            ([(0, c + r), (n + c - r, n - 1)], 2)
+        } else if c + r >= n {
+            ([(c - r, n - 1), (0, c + r - n)], 2)
         } else {
-            ([(c - 1, c + 1), (0, 0)], 1)
+            ([(c - r, c + r), (0, 0)], 1)
         }
     }
 }
@@ -152,7 +177,7 @@ mod tests {
 
     fn grid(world: f32, cell: f32, count: usize) -> Grid {
         let mut grid = Grid::default();
-        grid.configure(world, cell, count);
+        grid.configure(world, cell, 1, count);
         grid
     }
 
@@ -166,8 +191,17 @@ mod tests {
         assert!(g.cell_width() >= 5.5);
         // A tiny radius in a huge world: far fewer cells than ideal, still wide enough.
         let g = grid(1000.0, 1.0, 100);
-        assert!(g.cell_count() <= 200.max(MIN_CELL_BUDGET));
+        assert!(g.cell_count() <= MIN_CELL_BUDGET);
         assert!(g.cell_width() >= 1.0);
+        // Half-size cells: a scan two cells each way still covers the radius.
+        let mut half = Grid::default();
+        half.configure(40.0, 5.0, 2, 1000);
+        assert_eq!((half.dims(), half.reach()), (16, 2));
+        assert!(half.cell_width() * 2.0 >= 5.0);
+        // Capped half-size cells wide enough for one-cell reach fall back to it.
+        half.configure(1000.0, 5.0, 2, 10);
+        assert_eq!(half.reach(), 1);
+        assert!(half.cell_width() >= 5.0);
         // A radius wider than the world: one cell.
         assert_eq!(grid(10.0, 12.0, 100).dims(), 1);
     }
@@ -197,15 +231,27 @@ mod tests {
     #[test]
     fn neighbour_cells_wrap_and_never_repeat() {
         let g = grid(50.0, 5.0, 1000);
-        assert_eq!(g.axis_neighbours(0, true), ([9, 0, 1], 3));
+        assert_eq!(g.axis_neighbours(0, true), ([9, 0, 1, 0, 0], 3));
         assert_eq!(g.axis_neighbours(0, false).1, 2);
-        assert_eq!(g.axis_neighbours(9, false), ([8, 9, 0], 2));
+        assert_eq!(g.axis_neighbours(9, false), ([8, 9, 0, 0, 0], 2));
         assert_eq!(g.x_spans(0, true), ([(0, 1), (9, 9)], 2));
         assert_eq!(g.x_spans(9, true), ([(8, 9), (0, 0)], 2));
         assert_eq!(g.x_spans(4, true), ([(3, 5), (0, 0)], 1));
         assert_eq!(g.x_spans(9, false), ([(8, 9), (0, 0)], 1));
         let small = grid(10.0, 5.0, 10);
-        assert_eq!(small.axis_neighbours(1, true), ([0, 1, 2], 2));
+        assert_eq!(small.axis_neighbours(1, true).1, 2);
         assert_eq!(small.x_spans(1, true), ([(0, 1), (0, 0)], 1));
+        let mut half = Grid::default();
+        half.configure(50.0, 5.0, 2, 1000);
+        assert_eq!(half.dims(), 20);
+        assert_eq!(half.axis_neighbours(1, true), ([19, 0, 1, 2, 3], 5));
+        assert_eq!(half.axis_neighbours(1, false), ([0, 1, 2, 3, 0], 4));
+        assert_eq!(half.x_spans(1, true), ([(0, 3), (19, 19)], 2));
+        assert_eq!(half.x_spans(18, true), ([(16, 19), (0, 0)], 2));
+        assert_eq!(half.x_spans(10, true), ([(8, 12), (0, 0)], 1));
+        half.configure(10.0, 5.0, 2, 1000);
+        assert_eq!(half.dims(), 4);
+        assert_eq!(half.axis_neighbours(3, true), ([0, 1, 2, 3, 0], 4));
+        assert_eq!(half.x_spans(3, true), ([(0, 3), (0, 0)], 1));
     }
 }

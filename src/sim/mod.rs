@@ -5,6 +5,7 @@ mod grid;
 pub mod params;
 mod rng;
 pub mod rules;
+mod scan;
 
 pub use flock::{
     auto_world_size, Flock, Settings, BENCH_DT, MAX_SPEED_FACTOR, MAX_STEP, MAX_SUBSTEP,

@@ -49,18 +49,31 @@ pub fn steering(seen: &Neighbourhood, velocity: Vec3, cruise: f32, max_force: f3
 }
 
 /// Push on boid `i` away from boid `j` at `offset` (= p_j − p_i) inside the separation
-/// radius: (p_i − p_j)/|p_i − p_j|². Two boids at one point have no direction between
-/// them: they push apart along a direction made from the pair's indices (opposite for the
-/// two), strong as at a tiny distance, so no NaN appears and a pile of boids spreads out.
-pub fn repulsion(offset: Vec3, distance_squared: f32, i: usize, j: usize) -> Vec3 {
+/// radius: (p_i − p_j)/|p_i − p_j|². Two boids at one point have no direction between them:
+/// they push apart along their relative velocity `v_i − v_j` (the way they are drifting
+/// apart anyway), or, when that is zero too, along a direction made from the pair's indices
+/// (opposite for the two; nothing else tells identical boids apart). Either push is as hard
+/// as from a boid a thousandth of a unit away: harder would swamp the other neighbours'
+/// pushes in f32 round-off. So no NaN appears and a pile of boids spreads out.
+pub fn repulsion(
+    offset: Vec3,
+    distance_squared: f32,
+    relative_velocity: Vec3,
+    i: usize,
+    j: usize,
+) -> Vec3 {
     const COINCIDENT: f32 = 1e-12;
+    const PUSH: f32 = 1e3;
     if distance_squared > COINCIDENT {
         return -offset / distance_squared;
+    }
+    if let Some(drift) = relative_velocity.try_normalize() {
+        return drift * PUSH;
     }
     let (low, high) = if i < j { (i, j) } else { (j, i) };
     let direction = pair_direction(low, high);
     let away = if i < j { -direction } else { direction };
-    away * 1e6
+    away * PUSH
 }
 
 /// A unit direction that looks random but depends only on the pair.
@@ -126,7 +139,7 @@ mod tests {
             count: 1,
             sum_velocity: velocity,
             sum_offset: offset,
-            separation: repulsion(offset, offset.length_squared(), 0, 1),
+            separation: repulsion(offset, offset.length_squared(), Vec3::ZERO, 0, 1),
         }
     }
 
@@ -140,8 +153,8 @@ mod tests {
 
     #[test]
     fn closer_neighbours_push_harder() {
-        let near = repulsion(Vec3::X, 1.0, 0, 1);
-        let far = repulsion(Vec3::X * 2.0, 4.0, 0, 1);
+        let near = repulsion(Vec3::X, 1.0, Vec3::ZERO, 0, 1);
+        let far = repulsion(Vec3::X * 2.0, 4.0, Vec3::ZERO, 0, 1);
         assert!(near.length() > far.length());
         assert!((near.length() - 1.0).abs() < 1e-6 && (far.length() - 0.5).abs() < 1e-6);
     }
@@ -188,18 +201,23 @@ mod tests {
 
     #[test]
     fn coincident_boids_push_apart_without_nan() {
-        let a = repulsion(Vec3::ZERO, 0.0, 3, 8);
-        let b = repulsion(Vec3::ZERO, 0.0, 8, 3);
+        let a = repulsion(Vec3::ZERO, 0.0, Vec3::ZERO, 3, 8);
+        let b = repulsion(Vec3::ZERO, 0.0, Vec3::ZERO, 8, 3);
         assert!(a.is_finite() && b.is_finite());
         assert!(
             (a + b).length() < 1e-3,
             "they must push in opposite directions"
         );
-        let other_pair = repulsion(Vec3::ZERO, 0.0, 3, 9);
+        let other_pair = repulsion(Vec3::ZERO, 0.0, Vec3::ZERO, 3, 9);
         assert!(
             a.normalize().dot(other_pair.normalize()) < 0.99,
             "pairs differ"
         );
+        // Boids drifting apart are pushed along their drift, whatever their labels.
+        let drift = Vec3::new(0.0, 2.0, 0.0);
+        let c = repulsion(Vec3::ZERO, 0.0, drift, 3, 8);
+        assert_eq!(c, repulsion(Vec3::ZERO, 0.0, drift, 8, 3));
+        assert!(c.normalize().dot(Vec3::Y) > 0.999);
         let s = steering(
             &Neighbourhood {
                 count: 1,
