@@ -6,7 +6,9 @@ use super::grid::Grid;
 use super::params::{Param, ParamError};
 use super::rng::{random_seed, Rng};
 use super::rules::{self, Neighbourhood};
-use super::scan::{look_around, look_around_fast, neighbour_ranges, Sorted, View};
+use super::scan::{
+    look_around, look_around_fast, needs_nearest_image, neighbour_spans, Sorted, Span, View,
+};
 
 /// The longest single integration step; longer `dt`s are split into steps this long.
 pub const MAX_SUBSTEP: f32 = 1.0 / 60.0;
@@ -85,8 +87,8 @@ pub struct Flock {
     velocities: Vec<f32>,
     /// The old state in cell order, read while the new state is written (double buffer).
     sorted: Sorted,
-    /// Scratch: the slot ranges around one cell.
-    ranges: Vec<std::ops::Range<usize>>,
+    /// Scratch: the spans of slots around one cell.
+    spans: Vec<Span>,
     grid: Grid,
     world: f32,
     mean_neighbours: f32,
@@ -111,7 +113,7 @@ impl Flock {
             positions: Vec::new(),
             velocities: Vec::new(),
             sorted: Sorted::default(),
-            ranges: Vec::new(),
+            spans: Vec::new(),
             grid: Grid::default(),
             world: 0.0,
             mean_neighbours: 0.0,
@@ -220,13 +222,10 @@ impl Flock {
                 let victim = pool.swap_remove(self.rng.below(pool.len()));
                 remove[victim] = true;
             }
-            let mut kept = 0;
-            for i in 0..current {
-                if !remove[i] {
-                    self.positions.copy_within(3 * i..3 * i + 3, 3 * kept);
-                    self.velocities.copy_within(3 * i..3 * i + 3, 3 * kept);
-                    kept += 1;
-                }
+            let survivors = remove.iter().enumerate().filter(|(_, &gone)| !gone);
+            for (kept, (i, _)) in survivors.enumerate() {
+                self.positions.copy_within(3 * i..3 * i + 3, 3 * kept);
+                self.velocities.copy_within(3 * i..3 * i + 3, 3 * kept);
             }
             self.positions.truncate(3 * count);
             self.velocities.truncate(3 * count);
@@ -367,7 +366,7 @@ impl Flock {
     /// Advances the flock by `dt` seconds (capped at `MAX_STEP`, split into steps no longer
     /// than `MAX_SUBSTEP`). A non-finite or non-positive `dt` does nothing.
     pub fn step(&mut self, dt: f32) {
-        if !(dt > 0.0) || !dt.is_finite() {
+        if !dt.is_finite() || dt <= 0.0 {
             return;
         }
         let dt = dt.min(MAX_STEP);
@@ -390,7 +389,9 @@ impl Flock {
     fn scan_all(&mut self, mut visit: impl FnMut(&Self, usize, &Neighbourhood)) {
         let view = View::new(&self.settings, self.world);
         let dims = self.grid.dims();
-        let mut ranges = std::mem::take(&mut self.ranges);
+        let wrap = self.settings.wrap;
+        let nearest_image = needs_nearest_image(&self.grid, wrap);
+        let mut spans = std::mem::take(&mut self.spans);
         for z in 0..dims {
             for y in 0..dims {
                 for x in 0..dims {
@@ -398,16 +399,15 @@ impl Flock {
                     if own.is_empty() {
                         continue;
                     }
-                    neighbour_ranges(&self.grid, [x, y, z], self.settings.wrap, &mut ranges);
+                    neighbour_spans(&self.grid, [x, y, z], wrap, self.world, &mut spans);
                     for i in own {
-                        let seen =
-                            look_around_fast(i, &ranges, &self.sorted, &view, self.settings.wrap);
+                        let seen = look_around_fast(i, &spans, &self.sorted, &view, nearest_image);
                         visit(self, i, &seen);
                     }
                 }
             }
         }
-        self.ranges = ranges;
+        self.spans = spans;
     }
 
     fn substep(&mut self, h: f32) {
@@ -491,13 +491,13 @@ impl Flock {
         let order = self.grid.order();
         let sorted = &self.sorted;
         let mut sets = vec![Vec::new(); self.len()];
-        let mut ranges = Vec::new();
+        let mut spans = Vec::new();
         for (slot, &boid) in order.iter().enumerate() {
             let p = sorted.position(slot);
             let cell = self.grid.cell_coords(p.x, p.y, p.z);
-            neighbour_ranges(&self.grid, cell, self.settings.wrap, &mut ranges);
+            neighbour_spans(&self.grid, cell, self.settings.wrap, self.world, &mut spans);
             let found = &mut sets[boid as usize];
-            let candidates = ranges.iter().flat_map(|r| r.clone());
+            let candidates = spans.iter().flat_map(|s| s.slots.clone());
             let record = |j: usize| found.push(order[j] as usize);
             let position = |j| sorted.position(j);
             let velocity = |j| sorted.velocity(j);

@@ -22,13 +22,8 @@ pub struct Grid {
     order: Vec<u32>,
 }
 
-/// Up to two inclusive spans of x cells (two when a wrapped row crosses the edge).
-pub type XSpans = ([(usize, usize); 2], usize);
-
 /// The most cells a scan reaches along an axis (with cells half the radius wide: 2).
 pub const MAX_REACH: usize = 2;
-/// Cells along one axis that a scan visits at most.
-pub const MAX_AXIS_CELLS: usize = 2 * MAX_REACH + 1;
 
 impl Grid {
     /// Tiles a world of side `world` with cubic cells about `radius / reach` wide, so a
@@ -50,7 +45,6 @@ impl Grid {
         self.dims
     }
 
-    #[cfg(test)]
     pub fn reach(&self) -> usize {
         self.reach
     }
@@ -126,49 +120,6 @@ impl Grid {
         let c = self.cell_index(cell);
         self.slots(c, c)
     }
-
-    /// Neighbouring cells along y or z: `reach` cells each way, each cell once (a world
-    /// only a few cells wide must not visit a cell twice).
-    pub fn axis_neighbours(&self, c: usize, wrap: bool) -> ([usize; MAX_AXIS_CELLS], usize) {
-        let (n, r) = (self.dims, self.reach);
-        let mut cells = [0; MAX_AXIS_CELLS];
-        if wrap {
-            if n <= 2 * r + 1 {
-                for (k, cell) in cells.iter_mut().enumerate().take(n) {
-                    *cell = k;
-                }
-                return (cells, n);
-            }
-            for (k, cell) in cells.iter_mut().enumerate().take(2 * r + 1) {
-                *cell = (c + n + k - r) % n;
-            }
-            return (cells, 2 * r + 1);
-        }
-        let lo = c.saturating_sub(r);
-        let hi = (c + r).min(n - 1);
-        for (k, cell) in (lo..=hi).enumerate() {
-            cells[k] = cell;
-        }
-        (cells, hi - lo + 1)
-    }
-
-    /// Neighbouring cells along x as spans, so a row of cells is one memory range.
-    pub fn x_spans(&self, c: usize, wrap: bool) -> XSpans {
-        let (n, r) = (self.dims, self.reach);
-        if !wrap {
-            return ([(c.saturating_sub(r), (c + r).min(n - 1)), (0, 0)], 1);
-        }
-        if n <= 2 * r + 1 {
-            return ([(0, n - 1), (0, 0)], 1);
-        }
-        if c < r {
-            ([(0, c + r), (n + c - r, n - 1)], 2)
-        } else if c + r >= n {
-            ([(c - r, n - 1), (0, c + r - n)], 2)
-        } else {
-            ([(c - r, c + r), (0, 0)], 1)
-        }
-    }
 }
 
 #[cfg(test)]
@@ -226,32 +177,5 @@ mod tests {
         let g = grid(10.0, 5.0, 4);
         assert_eq!(g.cell_coords(5.0, 0.0, 10.0), [1, 0, 1]);
         assert_eq!(g.cell_coords(-1.0, f32::NAN, 99.0), [0, 0, 1]);
-    }
-
-    #[test]
-    fn neighbour_cells_wrap_and_never_repeat() {
-        let g = grid(50.0, 5.0, 1000);
-        assert_eq!(g.axis_neighbours(0, true), ([9, 0, 1, 0, 0], 3));
-        assert_eq!(g.axis_neighbours(0, false).1, 2);
-        assert_eq!(g.axis_neighbours(9, false), ([8, 9, 0, 0, 0], 2));
-        assert_eq!(g.x_spans(0, true), ([(0, 1), (9, 9)], 2));
-        assert_eq!(g.x_spans(9, true), ([(8, 9), (0, 0)], 2));
-        assert_eq!(g.x_spans(4, true), ([(3, 5), (0, 0)], 1));
-        assert_eq!(g.x_spans(9, false), ([(8, 9), (0, 0)], 1));
-        let small = grid(10.0, 5.0, 10);
-        assert_eq!(small.axis_neighbours(1, true).1, 2);
-        assert_eq!(small.x_spans(1, true), ([(0, 1), (0, 0)], 1));
-        let mut half = Grid::default();
-        half.configure(50.0, 5.0, 2, 1000);
-        assert_eq!(half.dims(), 20);
-        assert_eq!(half.axis_neighbours(1, true), ([19, 0, 1, 2, 3], 5));
-        assert_eq!(half.axis_neighbours(1, false), ([0, 1, 2, 3, 0], 4));
-        assert_eq!(half.x_spans(1, true), ([(0, 3), (19, 19)], 2));
-        assert_eq!(half.x_spans(18, true), ([(16, 19), (0, 0)], 2));
-        assert_eq!(half.x_spans(10, true), ([(8, 12), (0, 0)], 1));
-        half.configure(10.0, 5.0, 2, 1000);
-        assert_eq!(half.dims(), 4);
-        assert_eq!(half.axis_neighbours(3, true), ([0, 1, 2, 3, 0], 4));
-        assert_eq!(half.x_spans(3, true), ([(0, 3), (0, 0)], 1));
     }
 }

@@ -24,7 +24,7 @@ impl Rng {
 
     /// Uniform in [0, n).
     pub fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() >> 32) * n as u64 >> 32) as usize
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
     }
 
     /// A uniformly distributed direction on the unit sphere.

@@ -28,7 +28,7 @@ pub struct Steering {
 /// no longer than `max_force`. A zero direction asks for nothing.
 pub fn steer(direction: Vec3, velocity: Vec3, cruise: f32, max_force: f32) -> Vec3 {
     let length = direction.length();
-    if !(length > 1e-12) || !length.is_finite() {
+    if !length.is_finite() || length <= 1e-12 {
         return Vec3::ZERO;
     }
     let desired = direction * (cruise / length);

@@ -59,6 +59,14 @@ impl Sorted {
     }
 }
 
+/// A run of sorted slots to scan (a row of cells), and the shift that brings the boids in
+/// it next to the looking boid across a wrapped edge (zero inside walls).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Span {
+    pub slots: Range<usize>,
+    pub shift: Vec3,
+}
+
 /// What a boid needs to know about the world while it looks around.
 #[derive(Clone, Copy, Debug)]
 pub struct View {
@@ -142,18 +150,20 @@ pub fn look_around<const WRAP: bool>(
     seen
 }
 
-/// The step's scan: the same sums as [`look_around`] over the slots in `ranges` of
-/// `sorted`, four candidates at a time in `Vec4` lanes (SSE2 natively, `simd128` in wasm).
-/// `FOV`: the field of view is narrower than 360°.
+/// The step's scan: the same sums as [`look_around`] over the `spans` of `sorted`, four
+/// candidates at a time in `Vec4` lanes (SSE2 natively, `simd128` in wasm).
+/// `WRAP`: find the nearest image of every candidate (only for worlds so few cells wide
+/// that spans cannot carry the shift); `FOV`: the field of view is narrower than 360°.
+/// The boid itself is scanned too (it is in its own cell) and taken out at the end, which
+/// costs less than masking it in every group of lanes.
 #[inline(always)]
 pub fn look_around_lanes<const WRAP: bool, const FOV: bool>(
     i: usize,
-    ranges: &[Range<usize>],
+    spans: &[Span],
     sorted: &Sorted,
     view: &View,
 ) -> Neighbourhood {
     let p = sorted.position(i);
-    let (px, py, pz) = (Vec4::splat(p.x), Vec4::splat(p.y), Vec4::splat(p.z));
     let forward = sorted.velocity(i).normalize_or_zero();
     // A boid at rest sees all around: a threshold no dot product falls below.
     let cos_half_fov = Vec4::splat(match view.cos_half_fov {
@@ -179,13 +189,19 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool>(
     let separation_squared = Vec4::splat(view.separation_squared);
     let coincident = Vec4::splat(COINCIDENT);
     // Slot numbers as floats are exact far beyond any flock size (2^24).
-    let me = Vec4::splat(i as f32);
     let lane_offsets = Vec4::new(0.0, 1.0, 2.0, 3.0);
-    let (mut count, mut any_coincident) = (Vec4::ZERO, false);
+    let (mut count, mut coincident_count) = (Vec4::ZERO, Vec4::ZERO);
     let (mut vx, mut vy, mut vz) = (Vec4::ZERO, Vec4::ZERO, Vec4::ZERO);
     let (mut dx_sum, mut dy_sum, mut dz_sum) = (Vec4::ZERO, Vec4::ZERO, Vec4::ZERO);
     let (mut sx, mut sy, mut sz) = (Vec4::ZERO, Vec4::ZERO, Vec4::ZERO);
-    for range in ranges {
+    for span in spans {
+        let range = &span.slots;
+        let image = p - span.shift;
+        let (px, py, pz) = (
+            Vec4::splat(image.x),
+            Vec4::splat(image.y),
+            Vec4::splat(image.z),
+        );
         let end = Vec4::splat(range.end as f32);
         let mut start = range.start;
         while start < range.end {
@@ -194,7 +210,7 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool>(
             let dz = wrap(Vec4::from_slice(&sorted.z[start..]) - pz);
             let r2 = dx * dx + dy * dy + dz * dz;
             let slots = Vec4::splat(start as f32) + lane_offsets;
-            let mut inside = r2.cmple(perception_squared) & slots.cmplt(end) & slots.cmpne(me);
+            let mut inside = r2.cmple(perception_squared) & slots.cmplt(end);
             if FOV {
                 let ahead = fx * dx + fy * dy + fz * dz;
                 inside &= ahead.cmpgt(cos_half_fov * r2.sqrt()) | r2.cmple(coincident);
@@ -215,15 +231,19 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool>(
                     sx -= push * dx;
                     sy -= push * dy;
                     sz -= push * dz;
-                    any_coincident |= (close & r2.cmple(coincident)).any();
+                    let together = close & r2.cmple(coincident);
+                    coincident_count += Vec4::select(together, Vec4::ONE, Vec4::ZERO);
                 }
             }
             start += LANES;
         }
     }
+    // Take the boid itself out: it counted once, at distance zero.
+    let own_velocity = sorted.velocity(i);
     let mut seen = Neighbourhood {
-        count: count.element_sum() as u32,
-        sum_velocity: Vec3::new(vx.element_sum(), vy.element_sum(), vz.element_sum()),
+        count: count.element_sum() as u32 - 1,
+        sum_velocity: Vec3::new(vx.element_sum(), vy.element_sum(), vz.element_sum())
+            - own_velocity,
         sum_offset: Vec3::new(
             dx_sum.element_sum(),
             dy_sum.element_sum(),
@@ -233,8 +253,8 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool>(
     };
     // Boids at the very same point have no direction between them: rare, so they are
     // found again one at a time and pushed apart as `rules::repulsion` says.
-    if any_coincident {
-        for j in ranges.iter().flat_map(|r| r.clone()) {
+    if coincident_count.element_sum() > 1.0 {
+        for j in spans.iter().flat_map(|s| s.slots.clone()) {
             let offset = view.offset_between::<WRAP>(p, sorted.position(j));
             let r2 = offset.length_squared();
             if j != i && r2 <= COINCIDENT && r2 < view.separation_squared {
@@ -249,39 +269,80 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool>(
 /// Dispatches to the scan specialised for the world's edges and the field of view.
 pub fn look_around_fast(
     i: usize,
-    ranges: &[Range<usize>],
+    spans: &[Span],
     sorted: &Sorted,
     view: &View,
-    wrap: bool,
+    nearest_image: bool,
 ) -> Neighbourhood {
-    match (wrap, view.cos_half_fov.is_some()) {
-        (false, false) => look_around_lanes::<false, false>(i, ranges, sorted, view),
-        (false, true) => look_around_lanes::<false, true>(i, ranges, sorted, view),
-        (true, false) => look_around_lanes::<true, false>(i, ranges, sorted, view),
-        (true, true) => look_around_lanes::<true, true>(i, ranges, sorted, view),
+    match (nearest_image, view.cos_half_fov.is_some()) {
+        (false, false) => look_around_lanes::<false, false>(i, spans, sorted, view),
+        (false, true) => look_around_lanes::<false, true>(i, spans, sorted, view),
+        (true, false) => look_around_lanes::<true, false>(i, spans, sorted, view),
+        (true, true) => look_around_lanes::<true, true>(i, spans, sorted, view),
     }
 }
 
-/// The sorted-slot ranges of the cells around `cell`: one range per row of x cells.
-pub fn neighbour_ranges(
+/// Whether the grid is so few cells wide that, wrapped, one cell would be visited as two
+/// neighbours: then each row is scanned once and every candidate finds its nearest image.
+pub fn needs_nearest_image(grid: &Grid, wrap: bool) -> bool {
+    wrap && grid.dims() <= 2 * grid.reach() + 1
+}
+
+/// The spans of cells around `cell`: one per row of x cells (two where a wrapped row
+/// crosses the edge), each with the shift that brings its boids next to `cell`.
+pub fn neighbour_spans(
     grid: &Grid,
-    [x, y, z]: [usize; 3],
+    [cx, cy, cz]: [usize; 3],
     wrap: bool,
-    ranges: &mut Vec<Range<usize>>,
+    world: f32,
+    spans: &mut Vec<Span>,
 ) {
-    ranges.clear();
-    let dims = grid.dims();
-    let (zs, nz) = grid.axis_neighbours(z, wrap);
-    let (ys, ny) = grid.axis_neighbours(y, wrap);
-    let (spans, nx) = grid.x_spans(x, wrap);
-    for &cz in &zs[..nz] {
-        for &cy in &ys[..ny] {
-            let row = (cz * dims + cy) * dims;
-            for &(first, last) in &spans[..nx] {
-                let range = grid.slots(row + first, row + last);
-                if !range.is_empty() {
-                    ranges.push(range);
-                }
+    spans.clear();
+    let n = grid.dims() as isize;
+    let mut push = |row: usize, first: isize, last: isize, shift: Vec3| {
+        let slots = grid.slots(row + first as usize, row + last as usize);
+        if !slots.is_empty() {
+            spans.push(Span { slots, shift });
+        }
+    };
+    if needs_nearest_image(grid, wrap) {
+        for row in 0..(n * n) as usize {
+            push(row * n as usize, 0, n - 1, Vec3::ZERO);
+        }
+        return;
+    }
+    let reach = grid.reach() as isize;
+    // A cell index past an edge: the cell it wraps to, and how far its boids move to be here.
+    let wrap_index = |c: isize| -> Option<(usize, f32)> {
+        match (c < 0, c >= n, wrap) {
+            (false, false, _) => Some((c as usize, 0.0)),
+            (_, _, false) => None,
+            (true, _, true) => Some(((c + n) as usize, -world)),
+            (_, true, true) => Some(((c - n) as usize, world)),
+        }
+    };
+    let (cx, cy, cz) = (cx as isize, cy as isize, cz as isize);
+    for dz in -reach..=reach {
+        let Some((z, shift_z)) = wrap_index(cz + dz) else {
+            continue;
+        };
+        for dy in -reach..=reach {
+            let Some((y, shift_y)) = wrap_index(cy + dy) else {
+                continue;
+            };
+            let row = (z * n as usize + y) * n as usize;
+            let (lo, hi) = (cx - reach, cx + reach);
+            let shift = Vec3::new(0.0, shift_y, shift_z);
+            if !wrap {
+                push(row, lo.max(0), hi.min(n - 1), shift);
+            } else if lo < 0 {
+                push(row, 0, hi, shift);
+                push(row, lo + n, n - 1, shift - Vec3::X * world);
+            } else if hi >= n {
+                push(row, lo, n - 1, shift);
+                push(row, 0, hi - n, shift + Vec3::X * world);
+            } else {
+                push(row, lo, hi, shift);
             }
         }
     }
