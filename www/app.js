@@ -207,7 +207,8 @@ async function main() {
     frames += 1;
     const elapsed = now - windowStart;
     if (elapsed < READOUT_PERIOD) return;
-    fps.textContent = ((1000 * frames) / elapsed).toFixed(0);
+    const rate = (1000 * frames) / elapsed;
+    fps.textContent = rate.toFixed(rate < 10 ? 1 : 0);
     showCount(); // the count may also change from the console or an embedding page
     simMs.textContent = `${(simTime / frames).toFixed(2)} ms`;
     windowStart = now;
