@@ -8,7 +8,7 @@
 
 use std::ops::Range;
 
-use glam::{Vec3, Vec4};
+use glam::{BVec4A, Vec3, Vec4};
 
 use super::grid::Grid;
 use super::rules::{self, Neighbourhood};
@@ -188,60 +188,68 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool>(
     let perception_squared = Vec4::splat(view.perception_squared);
     let separation_squared = Vec4::splat(view.separation_squared);
     let coincident = Vec4::splat(COINCIDENT);
-    // Slot numbers as floats are exact far beyond any flock size (2^24).
-    let lane_offsets = Vec4::new(0.0, 1.0, 2.0, 3.0);
-    let (mut count, mut coincident_count) = (Vec4::ZERO, Vec4::ZERO);
+    // Counts go through lane bitmasks into plain integers: fewer vector registers live.
+    let (mut count, mut coincident_count) = (0u32, 0u32);
     let (mut vx, mut vy, mut vz) = (Vec4::ZERO, Vec4::ZERO, Vec4::ZERO);
     let (mut dx_sum, mut dy_sum, mut dz_sum) = (Vec4::ZERO, Vec4::ZERO, Vec4::ZERO);
     let (mut sx, mut sy, mut sz) = (Vec4::ZERO, Vec4::ZERO, Vec4::ZERO);
     for span in spans {
-        let range = &span.slots;
         let image = p - span.shift;
         let (px, py, pz) = (
             Vec4::splat(image.x),
             Vec4::splat(image.y),
             Vec4::splat(image.z),
         );
-        let end = Vec4::splat(range.end as f32);
-        let mut start = range.start;
-        while start < range.end {
-            let dx = wrap(Vec4::from_slice(&sorted.x[start..]) - px);
-            let dy = wrap(Vec4::from_slice(&sorted.y[start..]) - py);
-            let dz = wrap(Vec4::from_slice(&sorted.z[start..]) - pz);
+        let len = span.slots.len();
+        // Whole groups of lanes: the last may run past the span (into the next cells or the
+        // padding), and those lanes are masked off below.
+        let lanes = span.slots.start..span.slots.start + len.next_multiple_of(LANES);
+        let columns = [
+            &sorted.x, &sorted.y, &sorted.z, &sorted.vx, &sorted.vy, &sorted.vz,
+        ]
+        .map(|column| column[lanes.clone()].chunks_exact(LANES));
+        let [xs, ys, zs, vxs, vys, vzs] = columns;
+        let groups = xs.zip(ys).zip(zs).zip(vxs.zip(vys).zip(vzs));
+        for (k, (((x, y), z), ((vx_j, vy_j), vz_j))) in groups.enumerate() {
+            let dx = wrap(Vec4::from_slice(x) - px);
+            let dy = wrap(Vec4::from_slice(y) - py);
+            let dz = wrap(Vec4::from_slice(z) - pz);
             let r2 = dx * dx + dy * dy + dz * dz;
-            let slots = Vec4::splat(start as f32) + lane_offsets;
-            let mut inside = r2.cmple(perception_squared) & slots.cmplt(end);
+            let mut inside = r2.cmple(perception_squared);
             if FOV {
                 let ahead = fx * dx + fy * dy + fz * dz;
                 inside &= ahead.cmpgt(cos_half_fov * r2.sqrt()) | r2.cmple(coincident);
             }
-            if inside.any() {
-                let w = Vec4::select(inside, Vec4::ONE, Vec4::ZERO);
-                count += w;
-                vx += w * Vec4::from_slice(&sorted.vx[start..]);
-                vy += w * Vec4::from_slice(&sorted.vy[start..]);
-                vz += w * Vec4::from_slice(&sorted.vz[start..]);
-                dx_sum += w * dx;
-                dy_sum += w * dy;
-                dz_sum += w * dz;
-                let close = inside & r2.cmplt(separation_squared);
-                if close.any() {
-                    let apart = close & r2.cmpgt(coincident);
-                    let push = Vec4::select(apart, r2.recip(), Vec4::ZERO);
-                    sx -= push * dx;
-                    sy -= push * dy;
-                    sz -= push * dz;
-                    let together = close & r2.cmple(coincident);
-                    coincident_count += Vec4::select(together, Vec4::ONE, Vec4::ZERO);
-                }
+            let left = len - k * LANES;
+            if left < LANES {
+                inside &= BVec4A::new(true, left > 1, left > 2, false);
             }
-            start += LANES;
+            if !inside.any() {
+                continue;
+            }
+            count += inside.bitmask().count_ones();
+            let w = Vec4::select(inside, Vec4::ONE, Vec4::ZERO);
+            vx += w * Vec4::from_slice(vx_j);
+            vy += w * Vec4::from_slice(vy_j);
+            vz += w * Vec4::from_slice(vz_j);
+            dx_sum += w * dx;
+            dy_sum += w * dy;
+            dz_sum += w * dz;
+            let close = inside & r2.cmplt(separation_squared);
+            if close.any() {
+                let apart = close & r2.cmpgt(coincident);
+                let push = Vec4::select(apart, r2.recip(), Vec4::ZERO);
+                sx -= push * dx;
+                sy -= push * dy;
+                sz -= push * dz;
+                coincident_count += (close & r2.cmple(coincident)).bitmask().count_ones();
+            }
         }
     }
     // Take the boid itself out: it counted once, at distance zero.
     let own_velocity = sorted.velocity(i);
     let mut seen = Neighbourhood {
-        count: count.element_sum() as u32 - 1,
+        count: count - 1,
         sum_velocity: Vec3::new(vx.element_sum(), vy.element_sum(), vz.element_sum())
             - own_velocity,
         sum_offset: Vec3::new(
@@ -253,7 +261,7 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool>(
     };
     // Boids at the very same point have no direction between them: rare, so they are
     // found again one at a time and pushed apart as `rules::repulsion` says.
-    if coincident_count.element_sum() > 1.0 {
+    if coincident_count > 1 {
         for j in spans.iter().flat_map(|s| s.slots.clone()) {
             let offset = view.offset_between::<WRAP>(p, sorted.position(j));
             let r2 = offset.length_squared();
