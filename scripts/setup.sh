@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Installs what building, serving and testing the boids demo needs, skipping every piece
+# that is already there. Safe to run again and again.
+#
+#   bash scripts/setup.sh          # install / check everything
+#   source scripts/setup.sh        # the same, and keep PATH for the calling script
+#
+# What it ensures:
+#   - rustup target wasm32-unknown-unknown, components rustfmt + clippy
+#   - Debian chromium + chromium-driver (apt-get; needs root or sudo)
+#   - npm packages from package-lock.json (playwright-core, binaryen's wasm-opt 132, pngjs)
+#   - wasm-bindgen-cli at the exact wasm-bindgen version in Cargo.lock
+#   - trunk 0.21.14 (0.22 needs a newer rustc)
+#   - every crate in Cargo.lock downloaded (so trunk/cargo can run --offline)
+# Never downloads a browser through playwright, never uses Debian's binaryen (its wasm-opt
+# 108 corrupts wasm-bindgen output).
+
+_boids_setup() {
+    set -euo pipefail
+
+    local root
+    root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+    cd "$root"
+
+    local trunk_version="0.21.14"
+    local cargo_bin="${CARGO_HOME:-$HOME/.cargo}/bin"
+
+    step() { printf '==> %s\n' "$*"; }
+    skip() { printf '    %s\n' "$*"; }
+
+    export PATH="$root/node_modules/.bin:$cargo_bin:$PATH"
+    export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+    export DEBIAN_FRONTEND=noninteractive
+
+    if ! command -v cargo >/dev/null || ! command -v rustup >/dev/null; then
+        echo "error: cargo/rustup not found (looked on PATH and in $cargo_bin); install Rust via rustup first" >&2
+        return 1
+    fi
+
+    # --- Rust target and components -----------------------------------------------------
+    step "rust: wasm32-unknown-unknown target, rustfmt, clippy"
+    if rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+        skip "target wasm32-unknown-unknown already installed"
+    else
+        rustup target add wasm32-unknown-unknown
+    fi
+    local component
+    for component in rustfmt clippy; do
+        if rustup component list --installed | grep -q "^${component}"; then
+            skip "component $component already installed"
+        else
+            rustup component add "$component"
+        fi
+    done
+
+    # --- Chromium + chromedriver (Debian) -------------------------------------------------
+    step "chromium + chromedriver (Debian packages)"
+    if [[ -x /usr/bin/chromium && -x /usr/bin/chromedriver ]]; then
+        skip "$(/usr/bin/chromium --version 2>/dev/null || echo chromium) already installed"
+    else
+        local sudo=""
+        if [[ $(id -u) -ne 0 ]]; then
+            command -v sudo >/dev/null || { echo "error: need root or sudo to apt-get install chromium" >&2; return 1; }
+            sudo="sudo -E"
+        fi
+        # Wait (up to 10 min) instead of failing when another apt/dpkg holds the lock.
+        $sudo apt-get -o DPkg::Lock::Timeout=600 update
+        $sudo apt-get -o DPkg::Lock::Timeout=600 install -y chromium chromium-driver
+    fi
+
+    # --- npm packages ------------------------------------------------------------------------
+    step "npm packages (playwright-core, binaryen wasm-opt, pngjs)"
+    command -v npm >/dev/null || { echo "error: npm not found; install node 20+ and npm" >&2; return 1; }
+    local lock_hash stamp="node_modules/.boids-lock-hash"
+    lock_hash="$(sha256sum package.json package-lock.json | sha256sum | cut -d' ' -f1)"
+    if [[ -f "$stamp" && "$(cat "$stamp")" == "$lock_hash" && -x node_modules/.bin/wasm-opt ]]; then
+        skip "node_modules matches package-lock.json"
+    else
+        npm ci --no-audit --no-fund
+        echo "$lock_hash" > "$stamp"
+    fi
+    local wasm_opt_version
+    wasm_opt_version="$(wasm-opt --version)"
+    case "$(command -v wasm-opt)" in
+        "$root"/node_modules/.bin/*) skip "wasm-opt: $wasm_opt_version" ;;
+        *) echo "error: wasm-opt resolves to $(command -v wasm-opt), not node_modules/.bin" >&2; return 1 ;;
+    esac
+
+    # --- wasm-bindgen-cli (exactly the version in Cargo.lock) -----------------------------
+    local wb_version
+    wb_version="$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/"/, "", $3); print $3; exit }' Cargo.lock)"
+    [[ -n "$wb_version" ]] || { echo "error: no wasm-bindgen in Cargo.lock" >&2; return 1; }
+    step "wasm-bindgen-cli $wb_version (from Cargo.lock)"
+    if [[ "$(wasm-bindgen --version 2>/dev/null)" == "wasm-bindgen $wb_version" ]] \
+        && command -v wasm-bindgen-test-runner >/dev/null; then
+        skip "wasm-bindgen $wb_version already installed"
+    else
+        # Not --locked: its lockfile names a dependency version the registry no longer has.
+        cargo install wasm-bindgen-cli --version "$wb_version" --force
+    fi
+
+    # --- trunk -----------------------------------------------------------------------------
+    step "trunk $trunk_version"
+    if [[ "$(trunk --version 2>/dev/null)" == "trunk $trunk_version" ]]; then
+        skip "trunk $trunk_version already installed"
+    else
+        # --locked is needed: without it, a newer lightningcss/cssparser pair fails to build.
+        echo "    building trunk from source; this takes ~15 min on 2 cores"
+        cargo install trunk --version "$trunk_version" --locked --force
+    fi
+
+    # --- crates --------------------------------------------------------------------------
+    step "cargo fetch (so trunk and cargo can build offline)"
+    cargo fetch --quiet
+}
+
+if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then
+    _boids_setup
+else
+    # Sourced: run in a subshell-free way so PATH/env stay exported, but restore cwd.
+    _boids_setup_cwd="$PWD"
+    _boids_setup
+    cd "$_boids_setup_cwd"
+    unset _boids_setup_cwd
+fi

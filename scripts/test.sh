@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Runs every test of the boids demo, failing fast:
+#   fmt, clippy (native + wasm), native tests, wasm tests in headless Chromium,
+#   trunk release build, browser tests of dist/ (playwright-core + Debian chromium).
+# Installs missing tools first (scripts/setup.sh).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+start=$SECONDS
+# shellcheck source=scripts/setup.sh
+source scripts/setup.sh
+
+step() { printf '\n==> [%ds] %s\n' "$((SECONDS - start))" "$*"; }
+
+step "cargo fmt --check"
+cargo fmt --all -- --check
+
+step "cargo clippy (native, all targets)"
+cargo clippy --all-targets -- -D warnings
+
+step "cargo clippy (wasm32, all targets)"
+cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
+
+step "cargo test (native)"
+cargo test
+
+step "cargo test --target wasm32-unknown-unknown --test web (headless Chromium)"
+# .cargo/config.toml makes wasm-bindgen-test-runner the runner; webdriver.json holds
+# Chromium's flags. chromedriver gives every session a fresh temporary profile.
+export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
+export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-120}"
+cargo test --target wasm32-unknown-unknown --test web
+
+step "trunk build --release --offline"
+trunk build --release --offline
+
+step "browser tests of dist/ (node --test tests/browser/)"
+node --test --test-concurrency=1 tests/browser/
+
+step "all tests passed in $((SECONDS - start)) s"

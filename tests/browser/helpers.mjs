@@ -1,0 +1,292 @@
+// Shared helpers for the browser tests (not a test file: `node --test` runs only *.test.mjs).
+//
+// - serveDist(): a tiny static server for dist/ on 127.0.0.1 at a random port
+// - launchBrowser(): Debian's chromium through playwright-core (never a downloaded browser)
+// - GL_COUNTER_SCRIPT: an init script that counts WebGL2 calls per animation frame
+// - PNG helpers: decode a screenshot, compare it with its background or with another one
+
+import { createServer } from 'node:http';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { PNG } from 'pngjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const repoRoot = path.resolve(here, '..', '..');
+// BOIDS_DIST points the tests at another build (e.g. to check that they fail on a broken one).
+export const distDir = path.resolve(process.env.BOIDS_DIST ?? path.join(repoRoot, 'dist'));
+export const artifactsDir = path.join(here, 'artifacts');
+
+const MIME = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.map': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.woff2': 'font/woff2',
+};
+
+/** Serves dist/ on 127.0.0.1:<random port>. Returns { url, close }. */
+export async function serveDist(root = distDir) {
+  if (!existsSync(path.join(root, 'index.html'))) {
+    throw new Error(`${root}/index.html is missing: run \`trunk build --release --offline\` first`);
+  }
+  const server = createServer((req, res) => {
+    let pathname;
+    try {
+      pathname = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    } catch {
+      res.writeHead(400).end('bad request');
+      return;
+    }
+    if (pathname.endsWith('/')) pathname += 'index.html';
+    const file = path.join(root, pathname);
+    if (!file.startsWith(root + path.sep) || !existsSync(file) || !statSync(file).isFile()) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    const type = MIME[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+    res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' });
+    res.end(readFileSync(file));
+  });
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address();
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+/** Path of Debian's chromium (or $CHROMIUM). */
+export function chromiumPath() {
+  if (process.env.CHROMIUM) return process.env.CHROMIUM;
+  if (existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';
+  try {
+    return execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim();
+  } catch {
+    throw new Error('chromium not found: run `bash scripts/setup.sh` (installs Debian chromium)');
+  }
+}
+
+/** Headless Debian chromium. WebGL2 runs on SwiftShader (software) when there is no GPU. */
+export function launchBrowser() {
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--no-default-browser-check',
+      // Keeps software WebGL (SwiftShader) allowed on machines without a GPU.
+      '--enable-unsafe-swiftshader',
+    ],
+  });
+}
+
+/**
+ * Records every console error, page error, failed request and HTTP status >= 400 of a page.
+ * Returns { problems, pageErrors } arrays that fill up as the page runs.
+ */
+export function watchProblems(page) {
+  const problems = [];
+  const pageErrors = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(`console.error: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => {
+    pageErrors.push(String(err));
+    problems.push(`pageerror: ${err}`);
+  });
+  page.on('requestfailed', (req) => {
+    problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`);
+  });
+  page.on('response', (res) => {
+    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
+  });
+  return { problems, pageErrors };
+}
+
+/** Waits until <html data-boids> is "running" (or fails with what it is instead). */
+export async function waitRunning(page, timeout = 60_000) {
+  try {
+    await page.waitForFunction(() => document.documentElement.dataset.boids === 'running', null, {
+      timeout,
+    });
+  } catch (err) {
+    const state = await page.evaluate(() => document.documentElement.dataset.boids).catch(() => '?');
+    throw new Error(`page never reached data-boids="running" (it is ${JSON.stringify(state)}): ${err.message}`);
+  }
+}
+
+/** Waits n animation frames (through the unwrapped requestAnimationFrame). */
+export function waitFrames(page, n) {
+  return page.evaluate(
+    (n) =>
+      new Promise((resolve) => {
+        const raf = window.__glCount?.originalRaf ?? window.requestAnimationFrame.bind(window);
+        let k = 0;
+        const tick = () => (++k >= n ? resolve() : raf(tick));
+        raf(tick);
+      }),
+    n,
+  );
+}
+
+/**
+ * Init script (page.addInitScript): wraps WebGL2RenderingContext's draw and buffer calls and
+ * window.requestAnimationFrame, and records per animation frame (frames are told apart by the
+ * rAF timestamp) the instance count of every instanced draw and how many
+ * drawArrays / drawElements / bufferData / bufferSubData calls were made. Calls made outside
+ * any rAF callback are counted in `outside`.
+ *
+ * window.__glCount.take() returns the finished frames since the last take() and clears them.
+ */
+export const GL_COUNTER_SCRIPT = `(() => {
+  if (window.__glCount || typeof WebGL2RenderingContext === 'undefined') return;
+  const fresh = (ts) => ({ ts, instanced: [], drawArrays: 0, drawElements: 0, bufferData: 0, bufferSubData: 0 });
+  const originalRaf = window.requestAnimationFrame.bind(window);
+  const state = {
+    originalRaf,
+    frames: [],
+    current: null,
+    outside: fresh(null),
+    inFrame: false,
+    take() {
+      const frames = state.frames;
+      state.frames = [];
+      return frames;
+    },
+  };
+  window.__glCount = state;
+  window.requestAnimationFrame = function (callback) {
+    return originalRaf((ts) => {
+      if (!state.current || state.current.ts !== ts) {
+        if (state.current) {
+          state.frames.push(state.current);
+          if (state.frames.length > 1000) state.frames.shift();
+        }
+        state.current = fresh(ts);
+      }
+      state.inFrame = true;
+      try {
+        return callback(ts);
+      } finally {
+        state.inFrame = false;
+      }
+    });
+  };
+  const bucket = () => (state.inFrame && state.current ? state.current : state.outside);
+  const proto = WebGL2RenderingContext.prototype;
+  const wrap = (name, record) => {
+    const original = proto[name];
+    proto[name] = function (...args) {
+      record(bucket(), args);
+      return original.apply(this, args);
+    };
+  };
+  wrap('drawArraysInstanced', (b, a) => b.instanced.push(a[3]));
+  wrap('drawElementsInstanced', (b, a) => b.instanced.push(a[4]));
+  wrap('drawArrays', (b) => b.drawArrays++);
+  wrap('drawElements', (b) => b.drawElements++);
+  wrap('bufferData', (b) => b.bufferData++);
+  wrap('bufferSubData', (b) => b.bufferSubData++);
+})();`;
+
+/** Finished GL frames recorded over the next `n` animation frames. */
+export async function recordFrames(page, n) {
+  await page.evaluate(() => window.__glCount.take());
+  await waitFrames(page, n);
+  return page.evaluate(() => window.__glCount.take());
+}
+
+/** Reads window.flock.positions() as a plain array. */
+export function positions(page) {
+  return page.evaluate(() => Array.from(window.flock.positions()));
+}
+
+export function sameArrays(a, b) {
+  return a.length === b.length && a.every((v, i) => Object.is(v, b[i]));
+}
+
+// ---- screenshots ------------------------------------------------------------------------
+
+export function saveArtifact(name, buffer) {
+  mkdirSync(artifactsDir, { recursive: true });
+  const file = path.join(artifactsDir, name);
+  writeFileSync(file, buffer);
+  return file;
+}
+
+/**
+ * Screenshot of the canvas alone: everything else in #stage (readouts, hints) is hidden so
+ * that only what WebGL drew is compared. Saved as an artifact; returns the decoded PNG.
+ */
+export async function canvasShot(page, name) {
+  await page.evaluate(() => {
+    if (document.getElementById('__test-hide-overlays')) return;
+    const style = document.createElement('style');
+    style.id = '__test-hide-overlays';
+    style.textContent = '#stage > :not(#view) { visibility: hidden !important; }';
+    document.head.append(style);
+  });
+  const buffer = await page.locator('#view').screenshot();
+  saveArtifact(name, buffer);
+  return decodePng(buffer);
+}
+
+export function decodePng(buffer) {
+  return PNG.sync.read(buffer);
+}
+
+const pixel = (png, i) => [png.data[4 * i], png.data[4 * i + 1], png.data[4 * i + 2]];
+const distance = (a, b) => Math.max(Math.abs(a[0] - b[0]), Math.abs(a[1] - b[1]), Math.abs(a[2] - b[2]));
+
+/**
+ * Fraction of a screenshot's pixels that stand out from the background. The background may be
+ * a gradient, so it is estimated per `block`×`block` tile as the tile's per-channel median; a
+ * pixel is foreground when some channel differs from its tile's median by more than
+ * `tolerance`. (Tiles packed with cones count their stray background pixels as foreground;
+ * good enough to tell "cones drawn" from "empty".)
+ */
+export function foreground(png, { tolerance = 24, block = 32 } = {}) {
+  const { width, height, data } = png;
+  let differing = 0;
+  for (let by = 0; by < height; by += block) {
+    for (let bx = 0; bx < width; bx += block) {
+      const tile = [];
+      for (let y = by; y < Math.min(height, by + block); y++) {
+        for (let x = bx; x < Math.min(width, bx + block); x++) tile.push(y * width + x);
+      }
+      const median = [0, 1, 2].map((c) => {
+        const values = tile.map((i) => data[4 * i + c]).sort((a, b) => a - b);
+        return values[values.length >> 1];
+      });
+      for (const i of tile) if (distance(pixel(png, i), median) > tolerance) differing++;
+    }
+  }
+  return differing / (width * height);
+}
+
+/** Fraction of pixels that differ (by more than `tolerance`) between two same-sized PNGs. */
+export function difference(a, b, tolerance = 24) {
+  if (a.width !== b.width || a.height !== b.height) return 1;
+  const n = a.width * a.height;
+  let differing = 0;
+  for (let i = 0; i < n; i++) if (distance(pixel(a, i), pixel(b, i)) > tolerance) differing++;
+  return differing / n;
+}

@@ -1,0 +1,328 @@
+//! Tests of the JavaScript-facing `Flock` (`boids::web::Flock`), run in headless Chromium:
+//! `cargo test --target wasm32-unknown-unknown --test web` (see scripts/test.sh,
+//! .cargo/config.toml and webdriver.json). Natively this file compiles to nothing.
+#![cfg(target_arch = "wasm32")]
+
+use boids::web::Flock;
+use js_sys::{Array, Float32Array, Function, Reflect};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// The parameters the page turns into sliders.
+const SLIDERS: [&str; 6] = [
+    "count",
+    "speed",
+    "separation",
+    "alignment",
+    "cohesion",
+    "perception",
+];
+
+type Getter = fn(&Flock) -> f64;
+type Setter = fn(&mut Flock, f64) -> Result<f64, JsValue>;
+
+/// The real-valued parameters with their Rust getter/setter and documented range.
+fn real_params() -> Vec<(&'static str, Getter, Setter, f64, f64)> {
+    vec![
+        ("speed", Flock::speed, Flock::setSpeed, 1.0, 30.0),
+        (
+            "separation",
+            Flock::separation,
+            Flock::setSeparation,
+            0.0,
+            3.0,
+        ),
+        ("alignment", Flock::alignment, Flock::setAlignment, 0.0, 3.0),
+        ("cohesion", Flock::cohesion, Flock::setCohesion, 0.0, 3.0),
+        (
+            "perception",
+            Flock::perception,
+            Flock::setPerception,
+            1.0,
+            12.0,
+        ),
+    ]
+}
+
+fn flock(count: f64) -> Flock {
+    Flock::new(count, Some(12345.0)).expect("a finite count builds a flock")
+}
+
+fn get(object: &JsValue, key: &str) -> JsValue {
+    Reflect::get(object, &JsValue::from_str(key)).expect("Reflect.get on an object")
+}
+
+fn number(object: &JsValue, key: &str) -> f64 {
+    get(object, key)
+        .as_f64()
+        .unwrap_or_else(|| panic!("field {key} is not a number"))
+}
+
+fn string(object: &JsValue, key: &str) -> String {
+    get(object, key)
+        .as_string()
+        .unwrap_or_else(|| panic!("field {key} is not a string"))
+}
+
+/// Positions as a Vec, checking the JS array's length and that every value is finite.
+fn positions(flock: &Flock) -> Vec<f32> {
+    let array: Float32Array = flock.positions();
+    let values = array.to_vec();
+    assert_eq!(
+        values.len(),
+        3 * flock.count() as usize,
+        "positions() must hold x, y, z for each boid"
+    );
+    assert!(
+        values.iter().all(|v| v.is_finite()),
+        "positions() holds a non-finite value"
+    );
+    values
+}
+
+/// The x coordinates, sorted: comparable across steps even though a step reorders boids.
+fn sorted_xs(values: &[f32]) -> Vec<f32> {
+    let mut xs: Vec<f32> = values.iter().step_by(3).copied().collect();
+    xs.sort_by(f32::total_cmp);
+    xs
+}
+
+fn assert_range_error(result: Result<f64, JsValue>, what: &str) {
+    let error = result.expect_err(&format!("{what} must throw"));
+    assert!(
+        error.is_instance_of::<js_sys::RangeError>(),
+        "{what} must throw a RangeError, got {error:?}"
+    );
+}
+
+#[wasm_bindgen_test]
+fn constructor_clamps_count_and_keeps_the_seed() {
+    let small = Flock::new(3.0, Some(7.0)).unwrap();
+    assert_eq!(small.count(), 50.0, "count is clamped to its minimum");
+    assert_eq!(small.seed(), 7.0);
+
+    let rounded = Flock::new(123.6, Some(1.0)).unwrap();
+    assert_eq!(rounded.count(), 124.0, "count is rounded to a whole number");
+    assert_eq!(positions(&rounded).len(), 3 * 124);
+
+    let unseeded = Flock::new(60.0, None).unwrap();
+    let seed = unseeded.seed();
+    assert!(
+        seed.is_finite() && seed >= 0.0 && seed.fract() == 0.0,
+        "a drawn seed is a whole number, got {seed}"
+    );
+}
+
+#[wasm_bindgen_test]
+fn constructor_throws_range_error_for_non_finite_count() {
+    for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        match Flock::new(bad, Some(1.0)) {
+            Ok(_) => panic!("new Flock({bad}) must throw"),
+            Err(error) => assert!(
+                error.is_instance_of::<js_sys::RangeError>(),
+                "new Flock({bad}) must throw a RangeError, got {error:?}"
+            ),
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+fn setters_clamp_to_the_documented_range_and_return_the_applied_value() {
+    let mut flock = flock(200.0);
+    for (name, getter, setter, min, max) in real_params() {
+        assert_eq!(
+            setter(&mut flock, min - 100.0).unwrap(),
+            min,
+            "{name} below min"
+        );
+        assert_eq!(getter(&flock), min, "{name} getter after clamping to min");
+
+        assert_eq!(
+            setter(&mut flock, max + 1e6).unwrap(),
+            max,
+            "{name} above max"
+        );
+        assert_eq!(getter(&flock), max, "{name} getter after clamping to max");
+
+        let inside = min + 0.25 * (max - min);
+        assert_eq!(
+            setter(&mut flock, inside).unwrap(),
+            inside,
+            "{name} in range"
+        );
+        assert_eq!(getter(&flock), inside, "{name} getter in range");
+    }
+
+    assert_eq!(flock.setCount(1.0).unwrap(), 50.0, "count below min");
+    assert_eq!(flock.count(), 50.0);
+    assert_eq!(
+        positions(&flock).len(),
+        3 * 50,
+        "setCount resizes the flock"
+    );
+    assert_eq!(flock.setCount(321.4).unwrap(), 321.0, "count rounds");
+    assert_eq!(
+        positions(&flock).len(),
+        3 * 321,
+        "setCount resizes the flock"
+    );
+}
+
+#[wasm_bindgen_test]
+fn non_finite_values_throw_range_error_and_change_nothing() {
+    let mut flock = flock(100.0);
+    for (name, getter, setter, min, max) in real_params() {
+        let before = min + 0.5 * (max - min);
+        setter(&mut flock, before).unwrap();
+        for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            assert_range_error(setter(&mut flock, bad), &format!("set {name}({bad})"));
+            assert_eq!(
+                getter(&flock),
+                before,
+                "set {name}({bad}) changed the value"
+            );
+        }
+    }
+    for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        assert_range_error(flock.setCount(bad), &format!("setCount({bad})"));
+        assert_eq!(flock.count(), 100.0, "setCount({bad}) changed the count");
+        assert_eq!(positions(&flock).len(), 300);
+    }
+}
+
+#[wasm_bindgen_test]
+fn range_error_message_names_the_parameter() {
+    let mut flock = flock(100.0);
+    let error = flock.setCohesion(f64::NAN).unwrap_err();
+    let message = string(&error, "message");
+    assert!(
+        message.contains("cohesion"),
+        "RangeError message should name the parameter: {message}"
+    );
+}
+
+#[wasm_bindgen_test]
+fn positions_are_finite_and_move_with_each_step() {
+    let mut flock = flock(500.0);
+    let mut previous = positions(&flock);
+    for _ in 0..5 {
+        flock.step(1.0 / 60.0);
+        let next = positions(&flock);
+        assert_ne!(
+            sorted_xs(&previous),
+            sorted_xs(&next),
+            "a step must move the boids"
+        );
+        previous = next;
+    }
+    // A huge dt is capped and subdivided; nothing may become NaN.
+    flock.step(10.0);
+    positions(&flock);
+    flock.step(0.0);
+    positions(&flock);
+}
+
+#[wasm_bindgen_test]
+fn positions_is_a_copy() {
+    let flock = flock(100.0);
+    let copy = flock.positions();
+    copy.fill(f32::NAN, 0, copy.length());
+    // Would panic in positions() if the wasm-side data had been overwritten.
+    positions(&flock);
+}
+
+#[wasm_bindgen_test]
+fn same_seed_gives_the_same_flock_and_rebuild_rescatters() {
+    let mut a = flock(300.0);
+    let mut b = flock(300.0);
+    assert_eq!(positions(&a), positions(&b), "same seed, same start");
+    for _ in 0..3 {
+        a.step(1.0 / 60.0);
+        b.step(1.0 / 60.0);
+    }
+    assert_eq!(positions(&a), positions(&b), "same seed, same steps");
+
+    let start = positions(&flock(300.0));
+    assert_ne!(sorted_xs(&positions(&a)), sorted_xs(&start));
+    a.rebuild();
+    assert_eq!(
+        positions(&a),
+        start,
+        "rebuild scatters afresh from the seed"
+    );
+    assert_eq!(a.count(), 300.0, "rebuild keeps the count");
+}
+
+#[wasm_bindgen_test]
+fn params_lists_the_slider_parameters_with_sane_ranges() {
+    let params: Array = Flock::params();
+    let find = |name: &str| {
+        params
+            .iter()
+            .find(|spec| get(spec, "name").as_string().as_deref() == Some(name))
+            .unwrap_or_else(|| panic!("params() lacks {name}"))
+    };
+    let count_spec = find("count");
+    assert_eq!(
+        string(&count_spec, "scale"),
+        "log",
+        "the count slider is log-scaled"
+    );
+    let js_flock = JsValue::from(flock(number(&count_spec, "default")));
+
+    for name in SLIDERS {
+        let spec = find(name);
+        let (min, default, max) = (
+            number(&spec, "min"),
+            number(&spec, "default"),
+            number(&spec, "max"),
+        );
+        assert!(
+            min < default && default < max,
+            "{name}: expected min < default < max, got {min} / {default} / {max}"
+        );
+        let step = number(&spec, "step");
+        assert!(step > 0.0 && step < max - min, "{name}: step {step}");
+        assert_eq!(
+            get(&spec, "slider").as_bool(),
+            Some(true),
+            "{name} is a slider"
+        );
+        assert!(!string(&spec, "label").is_empty(), "{name} has a label");
+        let scale = string(&spec, "scale");
+        assert!(scale == "linear" || scale == "log", "{name}: scale {scale}");
+
+        // The getter/setter names in the table exist on the JS object and work.
+        let getter = get(&js_flock, &string(&spec, "getter"))
+            .dyn_into::<Function>()
+            .unwrap_or_else(|_| panic!("{name}: getter is not a method of Flock"));
+        let setter = get(&js_flock, &string(&spec, "setter"))
+            .dyn_into::<Function>()
+            .unwrap_or_else(|_| panic!("{name}: setter is not a method of Flock"));
+        let current = getter.call0(&js_flock).unwrap().as_f64().unwrap();
+        assert_eq!(
+            current, default,
+            "{name}: a fresh flock starts at the default"
+        );
+        let applied = setter
+            .call1(&js_flock, &JsValue::from_f64(max + 1000.0))
+            .unwrap()
+            .as_f64()
+            .unwrap();
+        assert_eq!(applied, max, "{name}: JS setter clamps to max");
+        let now = getter.call0(&js_flock).unwrap().as_f64().unwrap();
+        assert_eq!(now, max, "{name}: JS getter after JS setter");
+        setter
+            .call1(&js_flock, &JsValue::from_f64(default))
+            .expect("setting the default back");
+        let thrown = setter
+            .call1(&js_flock, &JsValue::from_f64(f64::NAN))
+            .expect_err("JS setter must throw on NaN");
+        assert!(
+            thrown.is_instance_of::<js_sys::RangeError>(),
+            "{name}: JS setter throws RangeError on NaN"
+        );
+    }
+}
