@@ -7,10 +7,28 @@ function decimals(step) {
   return Math.max(0, Math.ceil(-Math.log10(step) - 1e-9));
 }
 
-/** `value` as shown beside its slider, with the unit. */
-export function formatValue(spec, value) {
-  const text = spec.kind === 'integer' ? String(Math.round(value)) : value.toFixed(decimals(spec.step));
-  return spec.unit ? (spec.unit === '°' ? `${text}°` : `${text} ${spec.unit}`) : text;
+/** A parameter's value as a number (`wrap`'s getter gives a boolean). */
+export function readParam(flock, spec) {
+  return Number(flock[spec.getter]());
+}
+
+/** Sets a parameter through its exported setter (which clamps); returns the value applied. */
+export function writeParam(flock, spec, value) {
+  const boolean = typeof flock[spec.getter]() === 'boolean';
+  flock[spec.setter](boolean ? value >= 0.5 : value);
+  return readParam(flock, spec);
+}
+
+/** `value` as shown beside its slider, in the language of `text` (see i18n.js). */
+export function formatValue(spec, value, text) {
+  if (spec.kind === 'toggle') return text.ui(value >= 0.5 ? 'on' : 'off');
+  const digits = spec.kind === 'integer' ? 0 : decimals(spec.step);
+  const number = new Intl.NumberFormat(text.lang, {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }).format(spec.kind === 'integer' ? Math.round(value) : value);
+  if (!spec.unit) return number;
+  return spec.unit === '°' ? `${number}°` : `${number} ${text.unit(spec.unit)}`;
 }
 
 /** Slider position ↔ value. Log scale: position 0..LOG_STEPS runs min..max exponentially. */
@@ -38,46 +56,48 @@ function scaleFor(spec) {
 }
 
 /**
- * Fills `form` with a labelled range input for every parameter marked `slider`, wired to the
- * flock's exported setters. `getFlock()` returns the flock now; `onChange(spec, value)` hears
- * of every change. Returns `sync()`, which moves every slider to the flock's current values.
+ * Fills `form` with a labelled range input for each parameter in `specs`, wired to the
+ * flock's exported setters. `id(name)` makes an element id unique in the document; `text`
+ * holds the language (i18n.js). `getFlock()` returns the flock now; `onChange(spec, value)`
+ * hears of every change. Returns `sync()`, which moves every slider to the flock's values.
  */
-export function buildControls(form, specs, getFlock, onChange) {
+export function buildControls(form, specs, { id, text, getFlock, onChange }) {
   const rows = [];
   for (const spec of specs) {
-    if (!spec.slider) continue;
     const scale = scaleFor(spec);
+    const [labelText, description] = text.param(spec);
     const row = document.createElement('div');
-    row.className = 'param';
+    row.className = 'bf-param';
+    row.dataset.param = spec.name;
 
+    const inputId = id(`param-${spec.name}`);
     const head = document.createElement('div');
-    head.className = 'param-head';
+    head.className = 'bf-param-head';
     const label = document.createElement('label');
-    label.htmlFor = `param-${spec.name}`;
-    label.textContent = spec.label;
+    label.htmlFor = inputId;
+    label.textContent = labelText;
     const output = document.createElement('output');
-    output.id = `value-${spec.name}`;
-    output.htmlFor = `param-${spec.name}`;
+    output.id = id(`value-${spec.name}`);
+    output.htmlFor = inputId;
     head.append(label, output);
 
     const input = document.createElement('input');
     input.type = 'range';
-    input.id = `param-${spec.name}`;
+    input.id = inputId;
     input.name = spec.name;
     input.dataset.param = spec.name;
     input.min = String(scale.min);
     input.max = String(scale.max);
     input.step = String(scale.step);
-    input.title = spec.description;
     const hint = document.createElement('p');
-    hint.className = 'param-hint';
-    hint.id = `hint-${spec.name}`;
-    hint.textContent = spec.description;
+    hint.className = 'bf-param-hint';
+    hint.id = id(`hint-${spec.name}`);
+    hint.textContent = description;
     input.setAttribute('aria-describedby', hint.id);
 
     const show = () => {
-      const value = getFlock()[spec.getter]();
-      output.value = formatValue(spec, value);
+      const value = readParam(getFlock(), spec);
+      output.value = formatValue(spec, value, text);
       input.setAttribute('aria-valuetext', output.value);
       return value;
     };
@@ -85,8 +105,7 @@ export function buildControls(form, specs, getFlock, onChange) {
       input.value = String(scale.toPosition(show()));
     };
     input.addEventListener('input', () => {
-      const flock = getFlock();
-      flock[spec.setter](scale.toValue(Number(input.value)));
+      writeParam(getFlock(), spec, scale.toValue(Number(input.value)));
       const value = show();
       onChange?.(spec, value);
     });
@@ -96,6 +115,5 @@ export function buildControls(form, specs, getFlock, onChange) {
     rows.push(sync);
     sync();
   }
-  form.addEventListener('submit', (event) => event.preventDefault());
   return () => rows.forEach((sync) => sync());
 }

@@ -1,0 +1,904 @@
+// <boids-flock>: the whole demo as one custom element, for the full page, the iframe form
+// (embed.html) and teachers' own pages alike. A lesson page needs only
+//
+//   <script type="module" src=".../www/boids-embed.js"></script>
+//   <boids-flock count="800" cohesion="2.5" controls="separation alignment cohesion"></boids-flock>
+//
+// Attributes (see docs/embedding.md):
+// - every parameter of `Flock.params()`, spelled in lower case or kebab-case
+//   (`separationradius` or `separation-radius`); aliases `predator`, `mode="2d|3d"`, `species`;
+// - `controls`: which sliders show ("all", "none", or names); `lang`: en, uk, pl or ru;
+//   `paused`; `readout`; `share` (a Copy link button); `explain` (the explanation panel);
+// - read once: `layout="full"` (stage beside a panel, the full page), `url="read|sync"`
+//   (settings from this document's URL; "sync" writes them back), `page` (the document's
+//   main instance: fixed element ids, `window.flock`/`window.view`, `<html data-boids>`).
+//
+// Each instance owns its Flock, View (WebGL2 context), camera and controls. JS stays thin:
+// no simulation logic here, ranges and defaults come from the parameter table.
+
+import init, { Flock, View } from '../boids.js';
+import { texts, pickLang } from './i18n.js';
+import { buildControls, formatValue, readParam, writeParam } from './controls.js';
+import { attachCameraInput } from './camera-input.js';
+import { OPTIONS, formatNumber, isOn, paramNames, parseControls } from './settings.js';
+import { pool, register, unregister, wake } from './loop.js';
+
+/** Fixed simulation step, seconds: motion does not depend on the display's refresh rate. */
+const STEP = 1 / 60;
+/** At most this many steps per frame; a longer backlog is dropped, not caught up. */
+const MAX_STEPS_PER_FRAME = 4;
+/** How often the readouts refresh, ms. */
+const READOUT_PERIOD = 500;
+/** A context the browser took and did not give back within this time needs a click. */
+const RESTORE_WAIT = 2000;
+/** Settings changes reach the address bar this long after the last one, ms. */
+const URL_DELAY = 250;
+
+const STYLESHEET = new URL('./boids-flock.css', import.meta.url).href;
+/** The full page, where a shared link opens. */
+const FULL_PAGE = new URL('../', import.meta.url).href;
+
+// The element's stylesheet, unless the page links it already (a file, so a strict CSP allows it).
+if (![...document.querySelectorAll('link[rel~="stylesheet"]')].some((link) => link.href === STYLESHEET)) {
+  const link = document.createElement('link');
+  link.rel = 'stylesheet';
+  link.href = STYLESHEET;
+  document.head.append(link);
+}
+
+// A Rust panic prints its message with console.error (console_error_panic_hook) and then traps
+// as a WebAssembly.RuntimeError ("unreachable"); keep the panic's own words to show.
+let lastPanic = null;
+const consoleError = console.error.bind(console);
+console.error = (...args) => {
+  const text = args.map(String).join(' ');
+  if (text.includes('panicked at')) lastPanic = text.split('\n\nStack:')[0].trim();
+  consoleError(...args);
+};
+
+let initError = null;
+try {
+  await init();
+} catch (error) {
+  initError = error;
+  consoleError(error);
+}
+
+const SPECS = initError ? [] : Flock.params();
+const NAMES = paramNames(SPECS);
+const COUNT = SPECS.find((spec) => spec.name === 'count');
+const SEED = SPECS.find((spec) => spec.name === 'seed');
+
+let serial = 0;
+
+function warn(message) {
+  console.warn(`<boids-flock>: ${message}`);
+}
+
+/** A value as it may appear in a message: quoted, short, never interpreted. */
+function quote(raw) {
+  const text = String(raw);
+  return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
+}
+
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text != null) node.textContent = text;
+  return node;
+}
+
+function button(className, text, onClick) {
+  const node = element('button', className, text);
+  node.type = 'button';
+  node.addEventListener('click', onClick);
+  return node;
+}
+
+/** Lesson text with *emphasis*, {v} and {w_s} marks, as DOM nodes (never parsed as HTML). */
+function richText(parent, source) {
+  for (const part of source.split(/(\*[^*]+\*|\{[^}]+\})/)) {
+    if (!part) continue;
+    if (part.startsWith('*')) {
+      parent.append(element('em', null, part.slice(1, -1)));
+    } else if (part.startsWith('{')) {
+      const [name, sub] = part.slice(1, -1).split('_');
+      parent.append(element('var', null, name));
+      if (sub) parent.append(element('sub', null, sub));
+    } else {
+      parent.append(part);
+    }
+  }
+  return parent;
+}
+
+/** Where typing happens: keys pressed there are not shortcuts. */
+function isTyping(target) {
+  if (!(target instanceof Element)) return false;
+  if (target.isContentEditable || target.closest('textarea, select')) return true;
+  return target instanceof HTMLInputElement && !['range', 'checkbox', 'radio', 'button'].includes(target.type);
+}
+
+const reducedMotion = () => matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+export class BoidsFlock extends HTMLElement {
+  static get observedAttributes() {
+    return [...NAMES.attributes, ...OPTIONS];
+  }
+
+  /** The parameter table this element was built from (`Flock.params()`). */
+  static get params() {
+    return SPECS;
+  }
+
+  /** Most WebGL contexts all instances on the page hold at once (default 8). */
+  static get maxContexts() {
+    return pool.limit;
+  }
+
+  static set maxContexts(limit) {
+    pool.limit = Math.max(1, Math.floor(Number(limit)) || 1);
+  }
+
+  constructor() {
+    super();
+    this.flock = null;
+    this.view = null;
+    this.canvas = null;
+    this.state = 'loading';
+    this.inView = false;
+    this.lastSeen = 0;
+    /** Simulation steps taken so far (for tests and curious teachers). */
+    this.steps = 0;
+    this.addEventListener('keydown', (event) => this.onKey(event));
+  }
+
+  // ---- lifecycle ------------------------------------------------------------------------
+
+  connectedCallback() {
+    if (this.teardownPending) {
+      this.teardownPending = false; // moved within the document: keep everything
+      return;
+    }
+    if (this.flock || this.state === 'error') return;
+    this.setup();
+  }
+
+  disconnectedCallback() {
+    if (!this.flock) return;
+    this.teardownPending = true;
+    queueMicrotask(() => {
+      if (this.teardownPending && !this.isConnected) this.teardown();
+      this.teardownPending = false;
+    });
+  }
+
+  attributeChangedCallback(name, old, value) {
+    if (!this.flock || this.applying) return; // setup reads every attribute itself
+    if (name === 'paused') {
+      this.setPaused(value != null);
+      return;
+    }
+    if (OPTIONS.includes(name)) {
+      if (name === 'lang') this.chooseLang();
+      this.buildUi();
+      return;
+    }
+    const found = NAMES.resolve(name);
+    if (found?.missing) {
+      warn(`${name}: this build has no "${found.missing}" parameter; ignored`);
+      return;
+    }
+    if (!found) return;
+    if (value == null) {
+      writeParam(this.flock, found.spec, found.spec.default);
+      this.explicit.delete(found.spec.name);
+    } else {
+      this.apply(found, value, `${name}=${quote(value)}`);
+    }
+    this.changed();
+  }
+
+  setup() {
+    this.uid = `boids-flock-${++serial}`;
+    this.isPage = this.hasAttribute('page');
+    this.layout = this.getAttribute('layout') === 'full' ? 'full' : 'compact';
+    const urlMode = this.getAttribute('url');
+    this.urlMode = urlMode === 'sync' || urlMode === 'read' ? urlMode : null;
+    this.url = this.urlMode ? new URLSearchParams(location.search) : new URLSearchParams();
+    this.explicit = new Set();
+    this.playedOnce = false;
+    this.chooseLang();
+    if (this.isPage) this.catchPageErrors();
+
+    this.canvas = this.makeCanvas();
+    this.resizer = new ResizeObserver((entries) => {
+      const box = entries[entries.length - 1].contentRect;
+      this.cssSize = { width: box.width, height: box.height };
+      this.resize();
+    });
+    this.resizer.observe(this.canvas);
+
+    let error = initError;
+    if (!error) {
+      try {
+        this.flock = this.createFlock();
+      } catch (thrown) {
+        this.flock?.free();
+        this.flock = null;
+        error = thrown;
+      }
+    }
+    this.buildUi();
+    if (error) {
+      this.fail(error);
+      return;
+    }
+    if (this.isPage) window.flock = this.flock;
+
+    const paused =
+      this.hasAttribute('paused') ? isOn(this.getAttribute('paused')) : isOn(this.url.get('paused'));
+    this.startedPaused = paused || reducedMotion();
+    this.applying = true;
+    this.toggleAttribute('paused', this.startedPaused);
+    this.applying = false;
+    this.setPaused(this.startedPaused);
+    this.setState('loading');
+    register(this);
+    this.scheduleUrl();
+  }
+
+  teardown() {
+    unregister(this);
+    this.resizer?.disconnect();
+    this.dropView({ lose: true });
+    this.flock?.free();
+    this.flock = null;
+    if (this.isPage && window.flock) window.flock = undefined;
+    clearTimeout(this.urlTimer);
+    clearTimeout(this.restoreTimer);
+  }
+
+  // ---- settings -----------------------------------------------------------------------------
+
+  /** An option's raw value: the URL (url mode) over the attribute; for `lang` the other way round. */
+  option(name) {
+    const fromUrl = this.url.has(name) ? this.url.get(name) : null;
+    const fromAttribute = this.getAttribute(name);
+    return name === 'lang' ? (fromAttribute ?? fromUrl) : (fromUrl ?? fromAttribute);
+  }
+
+  /** Settings from attributes, then the URL: name → [raw, where]. */
+  collectSettings() {
+    const settings = new Map();
+    const take = (key, raw, where) => {
+      const found = NAMES.resolve(key);
+      if (found?.missing) warn(`${where}: this build has no "${found.missing}" parameter; ignored`);
+      else if (found) settings.set(found.spec.name, [found, raw, where]);
+    };
+    for (const { name, value } of this.attributes) take(name, value, `${name}=${quote(value)}`);
+    for (const [key, value] of this.url) take(key, value, `?${key}=${quote(value)}`);
+    return settings;
+  }
+
+  /** Parses and sets one setting; a value that is not a number or known word changes nothing. */
+  apply(found, raw, where) {
+    const { spec } = found;
+    const value = found.parse(raw);
+    if (value === undefined) {
+      const current = formatNumber(readParam(this.flock, spec));
+      const expected = spec.kind === 'toggle' ? 'on/off, 1/0 or true/false' : `a number from ${spec.min} to ${spec.max}`;
+      warn(`${where} is not a valid ${spec.name} (${expected}); keeping ${current}`);
+      return false;
+    }
+    const applied = writeParam(this.flock, spec, value);
+    if (spec.kind !== 'toggle' && Math.abs(applied - value) > spec.step / 2) {
+      warn(`${where}: ${spec.name} runs from ${spec.min} to ${spec.max}; using ${formatNumber(applied)}`);
+    }
+    this.explicit.add(spec.name);
+    return true;
+  }
+
+  createFlock() {
+    const settings = this.collectSettings();
+    const initial = (spec) => {
+      const entry = settings.get(spec.name);
+      if (!entry) return undefined;
+      const [found, raw, where] = entry;
+      const value = found.parse(raw);
+      if (value === undefined) {
+        warn(`${where} is not a valid ${spec.name} (a number from ${spec.min} to ${spec.max}); using the default`);
+        return undefined;
+      }
+      this.explicit.add(spec.name);
+      return Math.min(spec.max, Math.max(spec.min, value));
+    };
+    const flock = new Flock(initial(COUNT) ?? COUNT.default, SEED ? initial(SEED) : undefined);
+    this.flock = flock;
+    for (const [name, [found, raw, where]] of settings) {
+      if (name !== 'count' && name !== 'seed') this.apply(found, raw, where);
+    }
+    // The start is "scattered from the seed with these settings", so a shared link (same
+    // values, same seed) starts exactly where Rebuild would.
+    flock.rebuild();
+    return flock;
+  }
+
+  chooseLang() {
+    const own = this.option('lang');
+    this.langExplicit = own != null && own !== '';
+    const inherited = this.parentElement?.closest('[lang]')?.getAttribute('lang');
+    this.lang_ = pickLang([own, inherited, ...(navigator.languages ?? [navigator.language])]);
+    if (own && !own.toLowerCase().startsWith(this.lang_) && this.langExplicit) {
+      warn(`lang=${quote(own)} is not one of en, uk, pl, ru; using ${this.lang_}`);
+    }
+    this.text = texts(this.lang_);
+    if (this.isPage) document.documentElement.lang = this.lang_;
+  }
+
+  /** The interface language in use: "en", "uk", "pl" or "ru". */
+  get language() {
+    return this.lang_;
+  }
+
+  /** Sliders, count and address bar after a change of settings. */
+  changed() {
+    this.syncControls?.();
+    this.showCount();
+    this.scheduleUrl();
+  }
+
+  /** A link to the full page with every setting that differs from its default, and the seed. */
+  shareUrl() {
+    const url = new URL(this.urlMode === 'sync' ? location.href : FULL_PAGE);
+    const query = new URLSearchParams(this.urlMode === 'sync' ? url.search : '');
+    for (const spec of SPECS) NAMES.spellings(spec).forEach((key) => query.delete(key));
+    for (const alias of [...NAMES.aliases, 'lang']) query.delete(alias);
+    for (const spec of SPECS) {
+      const value = readParam(this.flock, spec);
+      const keep =
+        spec.name === 'seed' ||
+        (spec.name === 'worldSize' ? this.explicit.has('worldSize') : Math.fround(value) !== Math.fround(spec.default));
+      if (keep) query.set(spec.name, formatNumber(value));
+    }
+    if (this.langExplicit) query.set('lang', this.lang_);
+    url.search = query.toString();
+    return url.href;
+  }
+
+  scheduleUrl() {
+    if (this.urlMode !== 'sync' || !this.flock) return;
+    clearTimeout(this.urlTimer);
+    this.urlTimer = setTimeout(() => {
+      if (this.flock) history.replaceState(history.state, '', this.shareUrl());
+    }, URL_DELAY);
+  }
+
+  async copyLink() {
+    const link = this.shareUrl();
+    const { copy, field, status } = this.ui;
+    copy.dataset.link = link;
+    field.value = link;
+    field.hidden = false;
+    try {
+      await navigator.clipboard.writeText(link);
+      status.textContent = this.text.ui('linkCopied');
+    } catch {
+      status.textContent = this.text.ui('linkManual');
+      field.focus();
+      field.select();
+    }
+  }
+
+  // ---- the DOM: built from the table and the language; rebuilt when either option changes ---
+
+  /** Element ids: the page's instance keeps the fixed ids of the page contract. */
+  id(name) {
+    return this.isPage ? name : `${this.uid}-${name}`;
+  }
+
+  makeCanvas() {
+    const canvas = element('canvas', 'bf-canvas');
+    canvas.id = this.id('view');
+    canvas.tabIndex = 0;
+    canvas.setAttribute('role', 'img');
+    canvas.addEventListener('webglcontextlost', (event) => this.onContextLost(event));
+    canvas.addEventListener('webglcontextrestored', () => this.onContextRestored());
+    attachCameraInput(canvas, () => (this.contextLost ? null : this.view));
+    return canvas;
+  }
+
+  buildUi() {
+    const t = this.text.ui;
+    const full = this.layout === 'full';
+    const specs = parseControls(this.option('controls') ?? (full ? 'all' : null), SPECS, NAMES.resolve, warn);
+    const readout = this.option('readout') != null ? isOn(this.option('readout')) : full;
+    const share = this.option('share') != null ? isOn(this.option('share')) : full;
+    const explain = isOn(this.getAttribute('explain'));
+    const ui = (this.ui = {});
+    this.syncControls = null;
+
+    this.classList.add('bf');
+    this.classList.toggle('bf-full', full);
+    this.classList.toggle('bf-compact', !full);
+    this.canvas.setAttribute('aria-label', t('canvas'));
+
+    const stage = element('div', 'bf-stage');
+    stage.id = this.id('stage');
+    stage.append(this.canvas);
+
+    if (readout) {
+      const list = element('dl', 'bf-readout');
+      for (const [key, id] of [['fps', 'fps'], ['sim', 'sim-ms'], ['boids', 'boid-count']]) {
+        const value = element('dd', null, '–');
+        value.id = this.id(id);
+        ui[key] = value;
+        const pair = element('div');
+        pair.append(element('dt', null, t(key)), value);
+        list.append(pair);
+      }
+      stage.append(list);
+    }
+
+    const pause = button('bf-pause', t('pause'), () => {
+      this.paused = !this.paused;
+    });
+    pause.id = this.id('pause');
+    pause.title = t('pauseTitle');
+    const rebuild = button('bf-rebuild', t('rebuild'), () => this.rebuild());
+    rebuild.id = this.id('rebuild');
+    rebuild.title = t('rebuildTitle');
+    ui.pause = pause;
+
+    if (full) {
+      stage.append(element('p', 'bf-hint', t('hint')));
+      ui.badge = element('span', 'bf-badge', t('paused'));
+      stage.append(ui.badge);
+    }
+
+    ui.play = button('bf-play', `▶ ${t('play')}`, () => {
+      this.paused = false;
+      this.canvas.focus({ preventScroll: true });
+    });
+    ui.play.tabIndex = -1; // the Pause/Play button does the same from the keyboard
+    stage.append(ui.play);
+
+    ui.cover = element('div', 'bf-cover');
+    ui.cover.hidden = true;
+    ui.coverText = element('p');
+    ui.resume = button('bf-resume', t('resume'), () => this.resume());
+    ui.cover.append(ui.coverText, ui.resume);
+    stage.append(ui.cover);
+
+    let shareBox = null;
+    if (share) {
+      shareBox = element('div', 'bf-share');
+      ui.copy = button('bf-copy', t('copyLink'), () => this.copyLink());
+      ui.copy.id = this.id('copy-link');
+      ui.copy.title = t('copyLinkTitle');
+      ui.status = element('p', 'bf-share-status');
+      ui.status.setAttribute('aria-live', 'polite');
+      ui.field = element('input', 'bf-share-link');
+      ui.field.id = this.id('share-link');
+      ui.field.readOnly = true;
+      ui.field.hidden = true;
+      ui.field.setAttribute('aria-label', t('linkField'));
+      shareBox.append(ui.copy, ui.status, ui.field);
+    }
+
+    let form = null;
+    if (specs.length > 0 || full) {
+      form = element('form', 'bf-controls');
+      form.id = this.id('controls');
+      form.setAttribute('aria-label', t('controls'));
+      form.addEventListener('submit', (event) => event.preventDefault());
+      if (this.flock) {
+        this.syncControls = buildControls(form, specs, {
+          id: (name) => this.id(name),
+          text: this.text,
+          getFlock: () => this.flock,
+          onChange: (spec) => {
+            this.explicit.add(spec.name);
+            if (spec.name === 'count') this.showCount();
+            this.scheduleUrl();
+          },
+        });
+      }
+    }
+
+    const explanation = explain ? this.buildExplanation() : null;
+    const parts = [];
+    if (full) {
+      const wrap = element('section', 'bf-stage-wrap');
+      wrap.setAttribute('aria-label', t('simulation'));
+      wrap.append(stage);
+      const panel = element('aside', 'bf-panel');
+      panel.setAttribute('aria-label', t('panel'));
+      const step = button('bf-step', t('step'), () => this.step());
+      step.id = this.id('step');
+      step.title = t('stepTitle');
+      const buttons = element('div', 'bf-buttons');
+      buttons.append(pause, step, rebuild);
+      panel.append(buttons);
+      if (shareBox) panel.append(shareBox);
+      if (form) panel.append(form);
+      if (explanation) panel.append(explanation);
+      parts.push(wrap, panel);
+    } else {
+      const toolbar = element('div', 'bf-toolbar');
+      toolbar.append(pause, rebuild);
+      stage.append(toolbar);
+      parts.push(stage);
+      if (shareBox || (form && specs.length > 0) || explanation) {
+        const panel = element('div', 'bf-panel');
+        if (shareBox) panel.append(shareBox);
+        if (form && specs.length > 0) panel.append(form);
+        if (explanation) panel.append(explanation);
+        parts.push(panel);
+      }
+    }
+    this.replaceChildren(...parts);
+    this.ui.stage = stage;
+    this.controlSpecs = specs;
+    if (this.message) this.showMessage(...this.message);
+    this.showPaused();
+    this.showCount();
+    this.showCover();
+  }
+
+  buildExplanation() {
+    const { explain } = this.text;
+    const section = element('section', 'bf-explain');
+    section.append(element('h2', null, explain.title));
+    section.append(richText(element('p'), explain.intro));
+    const list = element('ul', 'bf-rules');
+    ['separation', 'alignment', 'cohesion'].forEach((name, i) => {
+      const spec = SPECS.find((s) => s.name === name);
+      const item = element('li');
+      const label = spec ? this.text.param(spec)[0] : name;
+      item.append(element('strong', `bf-${name.slice(0, 3)}`, label), ` — ${explain.rules[i]}`);
+      list.append(item);
+    });
+    section.append(list);
+    const formula = element('p', 'bf-formula');
+    formula.setAttribute('role', 'math');
+    formula.setAttribute('aria-label', explain.formula);
+    richText(formula, '{v}′ = {v} + {w_s}·{S} + {w_a}·{A} + {w_c}·{C}');
+    section.append(formula);
+    section.append(richText(element('p'), explain.body));
+    section.append(richText(element('p', 'bf-try'), explain.try));
+    return section;
+  }
+
+  showMessage(title, detail) {
+    this.message = [title, detail];
+    const stage = this.ui?.stage;
+    if (!stage) return;
+    let box = stage.querySelector('.bf-message');
+    if (!box) {
+      box = element('div', 'bf-message');
+      box.id = this.id('message');
+      box.setAttribute('role', 'alert');
+      stage.append(box);
+    }
+    box.replaceChildren(element('strong', null, title), element('p', null, detail));
+  }
+
+  showPaused() {
+    const { pause, badge, play } = this.ui ?? {};
+    if (!pause) return;
+    const paused = Boolean(this.paused_);
+    pause.textContent = this.text.ui(paused ? 'play' : 'pause');
+    pause.setAttribute('aria-pressed', String(paused));
+    if (badge) badge.hidden = !paused;
+    const working = this.state !== 'error' && this.state !== 'no-webgl';
+    play.hidden = !(paused && working && (this.layout === 'compact' || !this.playedOnce));
+    this.classList.toggle('bf-paused', paused);
+  }
+
+  showCount() {
+    if (this.ui?.boids && this.flock) this.ui.boids.textContent = new Intl.NumberFormat(this.lang_).format(this.flock.count());
+  }
+
+  /** The "click to resume" cover: shown while this instance has no context but should. */
+  showCover() {
+    const { cover, coverText } = this.ui ?? {};
+    if (!cover) return;
+    const reason = this.coverReason;
+    cover.hidden = !reason;
+    if (reason) coverText.textContent = this.text.ui(reason);
+  }
+
+  setState(state) {
+    this.state = state;
+    this.dataset.state = state;
+    if (this.isPage) document.documentElement.dataset.boids = state;
+    this.showPaused();
+  }
+
+  catchPageErrors() {
+    // On the page the element owns, any uncaught error is the simulation's, and Space and R
+    // work while nothing in particular has the focus.
+    window.addEventListener('error', (event) => this.fail(event.error ?? event.message, { logged: true }));
+    window.addEventListener('unhandledrejection', (event) => this.fail(event.reason, { logged: true }));
+    document.addEventListener('keydown', (event) => {
+      if (event.target === document.body || event.target === document.documentElement) this.onKey(event);
+    });
+  }
+
+  fail(error, { logged = false } = {}) {
+    if (this.state === 'error') return;
+    if (!logged) consoleError(error);
+    let detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    if (lastPanic && (error instanceof WebAssembly.RuntimeError || !(error instanceof Error))) detail = lastPanic;
+    this.setState('error');
+    this.coverReason = null;
+    this.showCover();
+    this.showMessage(this.text.ui('errorTitle'), `${detail} ${this.text.ui('errorReload')}`);
+  }
+
+  // ---- running ------------------------------------------------------------------------------
+
+  get paused() {
+    return this.hasAttribute('paused');
+  }
+
+  set paused(value) {
+    this.toggleAttribute('paused', Boolean(value));
+  }
+
+  setPaused(paused) {
+    if (!paused) this.playedOnce = true;
+    this.paused_ = paused;
+    this.idle();
+    this.showPaused();
+    wake();
+  }
+
+  /** One step of 1/60 s (what the Step button does). */
+  step() {
+    if (!this.flock) return;
+    const start = performance.now();
+    this.flock.step(STEP);
+    this.steps += 1;
+    this.simTime = (this.simTime ?? 0) + performance.now() - start;
+    wake();
+  }
+
+  /** Scatters the flock afresh from its seed with the current settings. */
+  rebuild() {
+    if (!this.flock) return;
+    this.flock.rebuild();
+    this.changed();
+    wake();
+  }
+
+  onKey(event) {
+    if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (isTyping(event.target)) return;
+    if (event.code === 'Space' || event.key === ' ') {
+      if (event.target instanceof HTMLButtonElement) return; // Space presses the button
+      event.preventDefault();
+      this.paused = !this.paused;
+    } else if (event.code === 'KeyR' || event.key === 'r' || event.key === 'R') {
+      event.preventDefault();
+      this.rebuild();
+    }
+  }
+
+  setInView(inView) {
+    this.inView = inView;
+    this.lastSeen = performance.now();
+    if (inView) this.ensureView();
+  }
+
+  /** Whether the shared loop should give this instance a frame now. */
+  active() {
+    return Boolean(
+      this.flock &&
+        this.view &&
+        !this.contextLost &&
+        this.inView &&
+        !document.hidden &&
+        this.isConnected &&
+        this.state !== 'error',
+    );
+  }
+
+  /** Not drawing this frame: forget the clock, so nothing is owed when it resumes. */
+  idle() {
+    this.last = null;
+    this.backlog = 0;
+    this.windowStart = null;
+  }
+
+  frame(now) {
+    try {
+      if (!this.paused_) {
+        const elapsed = this.last == null ? STEP : Math.max(0, (now - this.last) / 1000);
+        this.backlog = (this.backlog ?? 0) + elapsed;
+        let steps = 0;
+        const start = performance.now();
+        while (this.backlog >= STEP && steps < MAX_STEPS_PER_FRAME) {
+          this.flock.step(STEP);
+          this.backlog -= STEP;
+          steps += 1;
+        }
+        this.steps += steps;
+        if (this.backlog >= STEP) this.backlog = 0; // too far behind: drop it rather than spiral
+        this.simTime = (this.simTime ?? 0) + performance.now() - start;
+      }
+      this.last = now;
+      this.lastSeen = now;
+      this.view.draw(this.flock);
+      this.readouts(now);
+      if (this.state === 'loading') this.setState('running');
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  /** FPS and simulation ms per frame, averaged over READOUT_PERIOD. */
+  readouts(now) {
+    const { fps, sim } = this.ui;
+    if (this.windowStart == null) {
+      this.windowStart = now;
+      this.frames = 0;
+      this.simTime = 0;
+      return;
+    }
+    this.frames += 1;
+    const elapsed = now - this.windowStart;
+    if (elapsed < READOUT_PERIOD) return;
+    if (fps) {
+      const rate = (1000 * this.frames) / elapsed;
+      const format = (value, digits) =>
+        new Intl.NumberFormat(this.lang_, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
+      fps.textContent = format(rate, rate < 10 ? 1 : 0);
+      sim.textContent = `${format(this.simTime / this.frames, 2)} ${this.text.ui('ms')}`;
+    }
+    this.showCount(); // the count may also change from the console or an embedding page
+    this.windowStart = now;
+    this.frames = 0;
+    this.simTime = 0;
+  }
+
+  // ---- the WebGL context ------------------------------------------------------------------
+
+  resize() {
+    if (!this.view || !this.canvas) return;
+    const size = this.cssSize ?? this.canvas.getBoundingClientRect();
+    this.view.resize(size.width, size.height, window.devicePixelRatio || 1);
+  }
+
+  /** Makes the View when on screen and it has none (taking a context from the pool). */
+  ensureView({ force = false } = {}) {
+    if (this.view || !this.flock || this.contextLost || ['error', 'no-webgl'].includes(this.state)) return;
+    if (this.restoring) return;
+    if (!pool.acquire(this, { force })) {
+      this.coverReason = 'tooMany';
+      this.dataset.context = 'waiting';
+      this.showCover();
+      return;
+    }
+    this.coverReason = null;
+    this.showCover();
+    if (this.released && this.loseContext) {
+      // Ours was given up with WEBGL_lose_context: ask for it back (see onContextRestored).
+      this.restoring = true;
+      this.released = false;
+      this.dataset.context = 'restoring';
+      try {
+        this.loseContext.restoreContext();
+        return;
+      } catch {
+        this.restoring = false;
+        this.freshCanvas = true;
+      }
+    }
+    if (this.freshCanvas) this.replaceCanvas();
+    this.createView();
+  }
+
+  createView() {
+    try {
+      this.view = new View(this.canvas);
+    } catch (error) {
+      pool.release(this);
+      if (error?.name !== 'WebGL2Unavailable') throw error;
+      this.canvas.hidden = true;
+      this.setState('no-webgl');
+      this.showMessage(this.text.ui('noWebglTitle'), this.text.ui('noWebglDetail'));
+      return;
+    }
+    this.loseContext = this.canvas.getContext('webgl2')?.getExtension('WEBGL_lose_context') ?? null;
+    if (this.camera) this.view.setCamera(this.camera);
+    this.contextLost = false;
+    this.released = false;
+    this.restoring = false;
+    this.freshCanvas = false;
+    this.dataset.context = 'live';
+    if (this.isPage) window.view = this.view;
+    this.resize();
+    wake();
+  }
+
+  /** Frees the View; with `lose`, gives the context back to the browser at once. */
+  dropView({ lose = false } = {}) {
+    if (this.view) {
+      this.camera = this.view.camera();
+      this.view.free();
+      this.view = null;
+    }
+    if (lose && this.loseContext && !this.canvas.getContext('webgl2')?.isContextLost()) {
+      this.released = true;
+      this.loseContext.loseContext();
+    }
+    pool.release(this);
+  }
+
+  /** The pool needs this instance's context for another one. */
+  releaseContext() {
+    this.dropView({ lose: true });
+    this.dataset.context = 'released';
+    if (this.inView) {
+      this.coverReason = 'tooMany';
+      this.showCover();
+    }
+  }
+
+  onContextLost(event) {
+    event.preventDefault(); // tells the browser we want the context back
+    if (this.released) return; // we gave it up ourselves
+    this.contextLost = true;
+    this.dataset.context = 'lost';
+    pool.release(this);
+    clearTimeout(this.restoreTimer);
+    this.restoreTimer = setTimeout(() => {
+      if (!this.contextLost) return;
+      // Not coming back (the browser evicted it): a click makes a new canvas and context.
+      this.coverReason = 'contextLost';
+      this.showCover();
+    }, RESTORE_WAIT);
+  }
+
+  onContextRestored() {
+    clearTimeout(this.restoreTimer);
+    if (!this.flock) return;
+    pool.live.add(this);
+    const camera = this.view?.camera();
+    this.view?.free();
+    this.view = null;
+    if (camera) this.camera = camera;
+    this.contextLost = false;
+    this.coverReason = null;
+    this.showCover();
+    this.createView();
+  }
+
+  /** The cover's button: take a context even if every other instance is on screen. */
+  resume() {
+    if (this.contextLost) {
+      this.contextLost = false;
+      this.freshCanvas = true;
+      this.view?.free();
+      this.view = null;
+    }
+    this.restoring = false;
+    this.ensureView({ force: true });
+    this.canvas.focus({ preventScroll: true });
+  }
+
+  replaceCanvas() {
+    const old = this.canvas;
+    this.canvas = this.makeCanvas();
+    this.canvas.setAttribute('aria-label', old.getAttribute('aria-label') ?? '');
+    this.resizer.unobserve(old);
+    old.replaceWith(this.canvas);
+    this.resizer.observe(this.canvas);
+    this.released = false;
+    this.loseContext = null;
+  }
+}
+
+customElements.define('boids-flock', BoidsFlock);

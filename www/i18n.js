@@ -1,0 +1,471 @@
+// Every piece of interface text, in English, Ukrainian, Polish and Russian: the one table.
+//
+// - `ui`: buttons, readouts, messages, the page's masthead.
+// - `explain`: the explanation panel. Inline marks: *emphasis*, {v} a variable, {w_s} a
+//   variable with a subscript (rendered as DOM nodes, never as HTML).
+// - `params`: [label, description] per parameter name of `Flock.params()`. English has none:
+//   the parameter table itself is the English text, and any parameter a language lacks falls
+//   back to it (tests/browser/embed-i18n.test.mjs fails while a label is untranslated).
+// - `units`: the table's units, keyed by their English spelling.
+
+export const LANGS = ['en', 'uk', 'pl', 'ru'];
+
+/** Each language's own name, for a language picker. */
+export const LANG_NAMES = { en: 'English', uk: 'Українська', pl: 'Polski', ru: 'Русский' };
+
+const en = {
+  ui: {
+    pageTitle: 'Boids — flocking in Rust, WebAssembly and WebGL2',
+    heading: 'Boids',
+    tagline: 'Three simple rules, no leader, and a flock appears.',
+    language: 'Language',
+    simulation: 'Simulation',
+    panel: 'Controls',
+    controls: 'Flock parameters',
+    pause: 'Pause',
+    play: 'Play',
+    step: 'Step',
+    rebuild: 'Rebuild',
+    pauseTitle: 'Pause or resume the flock (Space)',
+    stepTitle: 'Advance one step of 1/60 s (use while paused)',
+    rebuildTitle: 'Scatter the boids afresh with the current settings (R)',
+    paused: 'Paused',
+    copyLink: 'Copy link',
+    copyLinkTitle: 'Copy a link that opens this flock with the same settings and seed',
+    linkCopied: 'Link copied.',
+    linkManual: 'Copy this link:',
+    linkField: 'Link to these settings',
+    fps: 'FPS',
+    sim: 'Sim',
+    boids: 'Boids',
+    ms: 'ms',
+    on: 'On',
+    off: 'Off',
+    canvas:
+      '3D view of the flock. Drag to orbit, scroll or pinch to zoom, double-click to reset the view. With the keyboard: arrow keys orbit, + and − zoom, 0 resets, Space pauses, R rebuilds.',
+    hint: 'Drag to orbit · scroll or pinch to zoom · double-click to reset · Space pauses · R rebuilds',
+    noWebglTitle: 'This browser cannot draw the flock.',
+    noWebglDetail:
+      "WebGL2 is not available in this browser. Try a current version of Firefox, Chrome, Edge or Safari, and make sure hardware acceleration is turned on in the browser's settings.",
+    errorTitle: 'The simulation stopped because of an error.',
+    errorReload: '(Reload the page to start again.)',
+    contextLost: "Drawing stopped: the browser took back this flock's graphics context.",
+    tooMany: 'Too many flocks on this page are drawing at once.',
+    resume: 'Click to resume',
+    noscript: 'This simulation needs JavaScript and WebAssembly.',
+  },
+  explain: {
+    title: 'How a boid decides where to fly',
+    intro:
+      'Each boid sees only the neighbours inside its *perception radius* (and not those right behind it). Sixty times a second it adds up three nudges:',
+    rules: [
+      'move away from neighbours that are too close, harder the closer they are.',
+      'turn toward the average direction the neighbours fly in.',
+      'steer toward the centre of the neighbours.',
+    ],
+    formula: 'v prime equals v plus w s times S plus w a times A plus w c times C',
+    body:
+      "{S}, {A} and {C} are the three steering vectors, and the weights {w_s}, {w_a}, {w_c} are the Separation, Alignment and Cohesion sliders. Each step adds the weighted nudges (times the time step) to the velocity {v}, and the speed stays between half and 1.4 times the cruise speed. No boid leads: the flock's shape comes only from these local rules.",
+    try:
+      'Try: set Alignment to 0 and the flock dissolves into a swarm; set Cohesion to 0 and groups drift apart; raise Separation and they spread out. Colour shows heading, so boids flying the same way share a colour.',
+  },
+  params: {},
+  units: {},
+};
+
+const uk = {
+  ui: {
+    pageTitle: 'Боїди — зграя на Rust, WebAssembly і WebGL2',
+    heading: 'Боїди',
+    tagline: 'Три прості правила, жодного ватажка — і з’являється зграя.',
+    language: 'Мова',
+    simulation: 'Симуляція',
+    panel: 'Керування',
+    controls: 'Параметри зграї',
+    pause: 'Пауза',
+    play: 'Пуск',
+    step: 'Крок',
+    rebuild: 'Заново',
+    pauseTitle: 'Призупинити або продовжити (Пробіл)',
+    stepTitle: 'Один крок на 1/60 с (коли на паузі)',
+    rebuildTitle: 'Розсипати боїдів заново з поточними налаштуваннями (R)',
+    paused: 'Пауза',
+    copyLink: 'Копіювати посилання',
+    copyLinkTitle: 'Скопіювати посилання, що відкриває цю зграю з тими самими налаштуваннями й зерном',
+    linkCopied: 'Посилання скопійовано.',
+    linkManual: 'Скопіюйте це посилання:',
+    linkField: 'Посилання на ці налаштування',
+    fps: 'кадр/с',
+    sim: 'Модель',
+    boids: 'Боїдів',
+    ms: 'мс',
+    on: 'Увімк.',
+    off: 'Вимк.',
+    canvas:
+      '3D-вигляд зграї. Тягніть, щоб обертати; прокрутіть або зведіть пальці, щоб масштабувати; двічі клацніть, щоб скинути вигляд. З клавіатури: стрілки обертають, + і − масштабують, 0 скидає, Пробіл — пауза, R — заново.',
+    hint: 'Тягніть — обертання · прокрутка або щипок — масштаб · подвійний клік — скинути · Пробіл — пауза · R — заново',
+    noWebglTitle: 'Цей браузер не може намалювати зграю.',
+    noWebglDetail:
+      'У цьому браузері немає WebGL2. Спробуйте сучасну версію Firefox, Chrome, Edge або Safari й переконайтеся, що в налаштуваннях браузера ввімкнено апаратне прискорення.',
+    errorTitle: 'Симуляція зупинилася через помилку.',
+    errorReload: '(Перезавантажте сторінку, щоб почати знову.)',
+    contextLost: 'Малювання зупинилося: браузер забрав графічний контекст цієї зграї.',
+    tooMany: 'Забагато зграй на цій сторінці малюються одночасно.',
+    resume: 'Натисніть, щоб продовжити',
+    noscript: 'Для цієї симуляції потрібні JavaScript і WebAssembly.',
+  },
+  explain: {
+    title: 'Як боїд вирішує, куди летіти',
+    intro:
+      'Кожен боїд бачить лише сусідів у межах свого *радіуса сприйняття* (і не бачить тих, хто просто позаду). Шістдесят разів на секунду він додає три поштовхи:',
+    rules: [
+      'відлітати від надто близьких сусідів, тим сильніше, чим вони ближче.',
+      'повертати в середньому напрямку, куди летять сусіди.',
+      'прямувати до центру сусідів.',
+    ],
+    formula: 'v штрих дорівнює v плюс w s на S плюс w a на A плюс w c на C',
+    body:
+      '{S}, {A} і {C} — три вектори керування, а ваги {w_s}, {w_a}, {w_c} — це повзунки «Розділення», «Вирівнювання» і «Згуртованість». Кожен крок додає зважені поштовхи (помножені на крок часу) до швидкості {v}, а модуль швидкості лишається між половиною і 1,4 крейсерської. Жоден боїд не веде: форма зграї виникає лише з цих локальних правил.',
+    try:
+      'Спробуйте: поставте «Вирівнювання» на 0 — і зграя розпадеться на рій; поставте «Згуртованість» на 0 — і групи розпливуться; збільште «Розділення» — і боїди розсиплються. Колір показує напрямок польоту, тож боїди, що летять в один бік, мають однаковий колір.',
+  },
+  params: {
+    count: ['Кількість', 'Скільки боїдів літає. Боїди додаються або зникають; решта лишається на місці.'],
+    speed: ['Швидкість', 'Крейсерська швидкість. Боїд летить зі швидкістю від половини до 1,4 від неї.'],
+    separation: ['Розділення', 'Вага відхилення від надто близьких сусідів.'],
+    alignment: ['Вирівнювання', 'Вага повороту до середнього напрямку сусідів.'],
+    cohesion: ['Згуртованість', 'Вага руху до центру сусідів.'],
+    perception: ['Радіус сприйняття', 'Як далеко боїд бачить сусідів.'],
+    separationRadius: [
+      'Радіус розділення',
+      'Сусіди, ближчі за цю відстань, відштовхують боїда (бачить він усе одно лише в межах радіуса сприйняття).',
+    ],
+    fieldOfView: ['Поле зору', 'Наскільки широко бачить боїд; сусідів у сліпій зоні позаду він не помічає.'],
+    maxForce: [
+      'Макс. сила',
+      'Найсильніше кермування, яке може дати кожне правило: мала — ліниво й плавно, велика — смикано.',
+    ],
+    worldSize: [
+      'Розмір світу',
+      'Сторона кубічного світу. Змінюється разом із кількістю (та сама густина), доки ви її не задасте.',
+    ],
+    wrap: [
+      'Замкнені краї',
+      'Увімк.: боїд, що вилітає з одного боку, повертається з протилежного. Вимк.: м’які стіни повертають боїдів назад.',
+    ],
+    seed: ['Зерно', 'Початкове значення випадкових чисел: те саме зерно дає ту саму зграю.'],
+    predators: [
+      'Яструби',
+      'Яструби кружляють і пікірують на зграю. Боїди поблизу яструба тікають у паніці (до подвійної найбільшої швидкості).',
+    ],
+    predatorSpeed: [
+      'Швидкість яструба',
+      'Як швидко літають яструби. Швидше за крейсерську швидкість боїдів, повільніше за їхню паніку.',
+    ],
+    fleeRadius: ['Радіус втечі', 'Боїди, ближчі за цю відстань до яструба, тікають від нього.'],
+    leaders: [
+      'Ватажки',
+      'Ватажки летять замкненим маршрутом крізь світ; кожного боїда тягне до найближчого з них.',
+    ],
+    leaderWeight: ['Слідувати за ватажком', 'Вага руху до найближчого ватажка.'],
+    pointerStrength: [
+      'Тяжіння вказівника',
+      'Вага руху до вказівника (або від нього), поки його утримують натиснутим.',
+    ],
+    windStrength: ['Вітер', 'Рівномірний поштовх, який відчуває кожен боїд, однаковий усюди.'],
+    windHeading: ['Напрямок вітру', 'Куди дме вітер у площині x-y: 0° — це +x, 90° — це +y.'],
+    windElevation: [
+      'Нахил вітру',
+      'Наскільки круто вітер дме вгору (+) чи вниз (−) уздовж осі z. У 2D не враховується.',
+    ],
+    speciesCount: [
+      'Види',
+      'Кількість видів боїдів. Кожен вид вирівнюється й гуртується лише зі своїми, але тримає дистанцію з усіма.',
+    ],
+    flat: [
+      'Плаский світ (2D)',
+      'Увімк.: плаский світ, вигляд згори (усі z = 0). Перемикання розсипає зграю заново.',
+    ],
+    topological: [
+      'Лише k найближчих',
+      'Увімк.: кожен боїд зважає на k найближчих сусідів, хоч би як далеко вони були, як шпаки (Ballerini та ін., 2008). Вимк.: на всіх у радіусі сприйняття.',
+    ],
+    nearestK: ['Найближчі k', 'Скільки найближчих сусідів ураховує боїд, коли ввімкнено «Лише k найближчих».'],
+  },
+  units: { boids: 'боїдів', units: 'од.', 'units/s': 'од./с', 'units/s²': 'од./с²' },
+};
+
+const pl = {
+  ui: {
+    pageTitle: 'Boidy — stado w Rust, WebAssembly i WebGL2',
+    heading: 'Boidy',
+    tagline: 'Trzy proste reguły, żadnego przywódcy — i powstaje stado.',
+    language: 'Język',
+    simulation: 'Symulacja',
+    panel: 'Sterowanie',
+    controls: 'Parametry stada',
+    pause: 'Pauza',
+    play: 'Start',
+    step: 'Krok',
+    rebuild: 'Od nowa',
+    pauseTitle: 'Wstrzymaj lub wznów stado (Spacja)',
+    stepTitle: 'Jeden krok o 1/60 s (podczas pauzy)',
+    rebuildTitle: 'Rozrzuć boidy od nowa z obecnymi ustawieniami (R)',
+    paused: 'Pauza',
+    copyLink: 'Kopiuj link',
+    copyLinkTitle: 'Skopiuj link, który otwiera to stado z tymi samymi ustawieniami i ziarnem',
+    linkCopied: 'Link skopiowany.',
+    linkManual: 'Skopiuj ten link:',
+    linkField: 'Link do tych ustawień',
+    fps: 'kl./s',
+    sim: 'Sym.',
+    boids: 'Boidów',
+    ms: 'ms',
+    on: 'Wł.',
+    off: 'Wył.',
+    canvas:
+      'Widok 3D stada. Przeciągnij, aby obracać; przewiń lub zsuń palce, aby przybliżyć; kliknij dwukrotnie, aby przywrócić widok. Z klawiatury: strzałki obracają, + i − przybliżają, 0 przywraca, Spacja to pauza, R — od nowa.',
+    hint: 'Przeciągnij — obrót · kółko lub szczypanie — zoom · dwuklik — reset · Spacja — pauza · R — od nowa',
+    noWebglTitle: 'Ta przeglądarka nie potrafi narysować stada.',
+    noWebglDetail:
+      'Ta przeglądarka nie obsługuje WebGL2. Spróbuj aktualnej wersji Firefoksa, Chrome’a, Edge’a lub Safari i upewnij się, że w ustawieniach przeglądarki włączone jest przyspieszenie sprzętowe.',
+    errorTitle: 'Symulacja zatrzymała się z powodu błędu.',
+    errorReload: '(Odśwież stronę, aby zacząć od nowa.)',
+    contextLost: 'Rysowanie zatrzymane: przeglądarka odebrała temu stadu kontekst graficzny.',
+    tooMany: 'Na tej stronie rysuje się naraz zbyt wiele stad.',
+    resume: 'Kliknij, aby wznowić',
+    noscript: 'Ta symulacja wymaga JavaScriptu i WebAssembly.',
+  },
+  explain: {
+    title: 'Jak boid decyduje, dokąd lecieć',
+    intro:
+      'Każdy boid widzi tylko sąsiadów w swoim *promieniu percepcji* (i nie widzi tych tuż za sobą). Sześćdziesiąt razy na sekundę sumuje trzy pchnięcia:',
+    rules: [
+      'oddalaj się od zbyt bliskich sąsiadów, tym mocniej, im są bliżej.',
+      'skręcaj w stronę średniego kierunku lotu sąsiadów.',
+      'kieruj się do środka grupy sąsiadów.',
+    ],
+    formula: 'v prim równa się v plus w s razy S plus w a razy A plus w c razy C',
+    body:
+      '{S}, {A} i {C} to trzy wektory sterowania, a wagi {w_s}, {w_a}, {w_c} to suwaki Separacja, Wyrównanie i Spójność. Każdy krok dodaje ważone pchnięcia (pomnożone przez krok czasu) do prędkości {v}, a szybkość pozostaje między połową a 1,4 prędkości przelotowej. Żaden boid nie prowadzi: kształt stada wynika wyłącznie z tych lokalnych reguł.',
+    try:
+      'Spróbuj: ustaw Wyrównanie na 0, a stado rozpadnie się w rój; ustaw Spójność na 0, a grupy się rozejdą; zwiększ Separację, a boidy się rozproszą. Kolor pokazuje kierunek lotu, więc boidy lecące w tę samą stronę mają ten sam kolor.',
+  },
+  params: {
+    count: ['Liczba', 'Ile boidów lata. Boidy są dodawane lub usuwane; pozostałe zostają na miejscu.'],
+    speed: ['Prędkość', 'Prędkość przelotowa. Boid leci z prędkością od połowy do 1,4 tej wartości.'],
+    separation: ['Separacja', 'Waga odsuwania się od zbyt bliskich sąsiadów.'],
+    alignment: ['Wyrównanie', 'Waga skręcania w stronę średniego kierunku sąsiadów.'],
+    cohesion: ['Spójność', 'Waga kierowania się do środka sąsiadów.'],
+    perception: ['Promień percepcji', 'Jak daleko boid widzi sąsiadów.'],
+    separationRadius: [
+      'Promień separacji',
+      'Sąsiedzi bliżsi niż ta odległość odpychają boida (i tak widzi on tylko w promieniu percepcji).',
+    ],
+    fieldOfView: ['Pole widzenia', 'Jak szeroko widzi boid; sąsiedzi w martwej strefie za nim są pomijani.'],
+    maxForce: [
+      'Maks. siła',
+      'Najsilniejsze sterowanie, jakie może dać każda reguła: mała — leniwie i płynnie, duża — nerwowo.',
+    ],
+    worldSize: [
+      'Rozmiar świata',
+      'Bok sześciennego świata. Zmienia się z liczbą boidów (ta sama gęstość), dopóki go nie ustawisz.',
+    ],
+    wrap: [
+      'Zawijanie krawędzi',
+      'Wł.: boid wylatujący z jednej strony wraca z przeciwnej. Wył.: miękkie ściany zawracają boidy.',
+    ],
+    seed: ['Ziarno', 'Punkt startowy liczb losowych: to samo ziarno daje to samo stado.'],
+    predators: [
+      'Jastrzębie',
+      'Jastrzębie krążą i nurkują na stado. Boidy blisko jastrzębia uciekają w panice (do dwukrotności swojej największej prędkości).',
+    ],
+    predatorSpeed: [
+      'Prędkość jastrzębia',
+      'Jak szybko latają jastrzębie. Szybciej niż prędkość przelotowa boidów, wolniej niż ich panika.',
+    ],
+    fleeRadius: ['Promień ucieczki', 'Boidy bliżej jastrzębia niż ta odległość uciekają przed nim.'],
+    leaders: [
+      'Przywódcy',
+      'Przywódcy lecą zamkniętą trasą przez świat; każdy boid jest przyciągany do najbliższego z nich.',
+    ],
+    leaderWeight: ['Podążaj za przywódcą', 'Waga kierowania się do najbliższego przywódcy.'],
+    pointerStrength: [
+      'Przyciąganie wskaźnika',
+      'Waga kierowania się do wskaźnika (lub od niego), dopóki jest wciśnięty.',
+    ],
+    windStrength: ['Wiatr', 'Stałe pchnięcie, które czuje każdy boid, wszędzie takie samo.'],
+    windHeading: ['Kierunek wiatru', 'Dokąd wieje wiatr w płaszczyźnie x-y: 0° to +x, 90° to +y.'],
+    windElevation: [
+      'Nachylenie wiatru',
+      'Jak stromo wiatr wieje w górę (+) lub w dół (−) wzdłuż osi z. W 2D pomijane.',
+    ],
+    speciesCount: [
+      'Gatunki',
+      'Liczba gatunków boidów. Każdy wyrównuje i skupia się tylko z własnym gatunkiem, ale trzyma dystans od wszystkich.',
+    ],
+    flat: [
+      'Płaski świat (2D)',
+      'Wł.: płaski świat widziany z góry (każde z = 0). Przełączenie rozrzuca stado od nowa.',
+    ],
+    topological: [
+      'Tylko k najbliższych',
+      'Wł.: każdy boid bierze pod uwagę k najbliższych sąsiadów, niezależnie od odległości, jak szpaki (Ballerini i in., 2008). Wył.: wszystkich w promieniu percepcji.',
+    ],
+    nearestK: [
+      'Najbliższe k',
+      'Ilu najbliższych sąsiadów bierze pod uwagę boid, gdy włączone jest „Tylko k najbliższych”.',
+    ],
+  },
+  units: { boids: 'boidów', units: 'j.', 'units/s': 'j./s', 'units/s²': 'j./s²' },
+};
+
+const ru = {
+  ui: {
+    pageTitle: 'Боиды — стая на Rust, WebAssembly и WebGL2',
+    heading: 'Боиды',
+    tagline: 'Три простых правила, никакого вожака — и появляется стая.',
+    language: 'Язык',
+    simulation: 'Симуляция',
+    panel: 'Управление',
+    controls: 'Параметры стаи',
+    pause: 'Пауза',
+    play: 'Пуск',
+    step: 'Шаг',
+    rebuild: 'Заново',
+    pauseTitle: 'Приостановить или продолжить (Пробел)',
+    stepTitle: 'Один шаг на 1/60 с (на паузе)',
+    rebuildTitle: 'Рассыпать боидов заново с текущими настройками (R)',
+    paused: 'Пауза',
+    copyLink: 'Копировать ссылку',
+    copyLinkTitle: 'Скопировать ссылку, открывающую эту стаю с теми же настройками и зерном',
+    linkCopied: 'Ссылка скопирована.',
+    linkManual: 'Скопируйте эту ссылку:',
+    linkField: 'Ссылка на эти настройки',
+    fps: 'кадр/с',
+    sim: 'Модель',
+    boids: 'Боидов',
+    ms: 'мс',
+    on: 'Вкл.',
+    off: 'Выкл.',
+    canvas:
+      '3D-вид стаи. Перетаскивайте, чтобы вращать; прокрутите или сведите пальцы, чтобы масштабировать; дважды щёлкните, чтобы сбросить вид. С клавиатуры: стрелки вращают, + и − масштабируют, 0 сбрасывает, Пробел — пауза, R — заново.',
+    hint: 'Тяните — вращение · колесо или щипок — масштаб · двойной щелчок — сброс · Пробел — пауза · R — заново',
+    noWebglTitle: 'Этот браузер не может нарисовать стаю.',
+    noWebglDetail:
+      'В этом браузере нет WebGL2. Попробуйте современную версию Firefox, Chrome, Edge или Safari и убедитесь, что в настройках браузера включено аппаратное ускорение.',
+    errorTitle: 'Симуляция остановилась из-за ошибки.',
+    errorReload: '(Перезагрузите страницу, чтобы начать заново.)',
+    contextLost: 'Рисование остановилось: браузер забрал графический контекст этой стаи.',
+    tooMany: 'Слишком много стай на этой странице рисуется одновременно.',
+    resume: 'Нажмите, чтобы продолжить',
+    noscript: 'Для этой симуляции нужны JavaScript и WebAssembly.',
+  },
+  explain: {
+    title: 'Как боид решает, куда лететь',
+    intro:
+      'Каждый боид видит только соседей внутри своего *радиуса восприятия* (и не видит тех, кто прямо позади). Шестьдесят раз в секунду он складывает три толчка:',
+    rules: [
+      'отдаляться от слишком близких соседей, тем сильнее, чем они ближе.',
+      'поворачивать в среднем направлении полёта соседей.',
+      'двигаться к центру соседей.',
+    ],
+    formula: 'v штрих равно v плюс w s на S плюс w a на A плюс w c на C',
+    body:
+      '{S}, {A} и {C} — три вектора управления, а веса {w_s}, {w_a}, {w_c} — это ползунки «Разделение», «Выравнивание» и «Сплочённость». Каждый шаг добавляет взвешенные толчки (умноженные на шаг времени) к скорости {v}, а величина скорости остаётся между половиной и 1,4 крейсерской. Ни один боид не ведёт: форма стаи возникает только из этих локальных правил.',
+    try:
+      'Попробуйте: поставьте «Выравнивание» на 0 — и стая распадётся в рой; поставьте «Сплочённость» на 0 — и группы разойдутся; увеличьте «Разделение» — и боиды рассыплются. Цвет показывает направление полёта, поэтому боиды, летящие в одну сторону, одного цвета.',
+  },
+  params: {
+    count: ['Количество', 'Сколько боидов летает. Боиды добавляются или убираются; остальные остаются на месте.'],
+    speed: ['Скорость', 'Крейсерская скорость. Боид летит со скоростью от половины до 1,4 от неё.'],
+    separation: ['Разделение', 'Вес отклонения от слишком близких соседей.'],
+    alignment: ['Выравнивание', 'Вес поворота к среднему направлению соседей.'],
+    cohesion: ['Сплочённость', 'Вес движения к центру соседей.'],
+    perception: ['Радиус восприятия', 'Как далеко боид видит соседей.'],
+    separationRadius: [
+      'Радиус разделения',
+      'Соседи ближе этого расстояния отталкивают боида (видит он всё равно только в пределах радиуса восприятия).',
+    ],
+    fieldOfView: ['Поле зрения', 'Насколько широко видит боид; соседей в слепой зоне позади он не замечает.'],
+    maxForce: [
+      'Макс. сила',
+      'Самое сильное управление, которое может дать каждое правило: малая — лениво и плавно, большая — дёргано.',
+    ],
+    worldSize: [
+      'Размер мира',
+      'Сторона кубического мира. Меняется вместе с количеством (та же плотность), пока вы её не зададите.',
+    ],
+    wrap: [
+      'Замкнутые края',
+      'Вкл.: боид, вылетающий с одной стороны, возвращается с противоположной. Выкл.: мягкие стены разворачивают боидов.',
+    ],
+    seed: ['Зерно', 'Начальное значение случайных чисел: то же зерно даёт ту же стаю.'],
+    predators: [
+      'Ястребы',
+      'Ястребы кружат и пикируют на стаю. Боиды рядом с ястребом убегают в панике (до двойной наибольшей скорости).',
+    ],
+    predatorSpeed: [
+      'Скорость ястреба',
+      'Как быстро летают ястребы. Быстрее крейсерской скорости боидов, медленнее их паники.',
+    ],
+    fleeRadius: ['Радиус бегства', 'Боиды ближе этого расстояния к ястребу убегают от него.'],
+    leaders: [
+      'Вожаки',
+      'Вожаки летят по замкнутому маршруту через мир; каждого боида тянет к ближайшему из них.',
+    ],
+    leaderWeight: ['Следовать за вожаком', 'Вес движения к ближайшему вожаку.'],
+    pointerStrength: [
+      'Притяжение указателя',
+      'Вес движения к указателю (или от него), пока его удерживают нажатым.',
+    ],
+    windStrength: ['Ветер', 'Постоянный толчок, который чувствует каждый боид, везде одинаковый.'],
+    windHeading: ['Направление ветра', 'Куда дует ветер в плоскости x-y: 0° — это +x, 90° — это +y.'],
+    windElevation: [
+      'Наклон ветра',
+      'Насколько круто ветер дует вверх (+) или вниз (−) вдоль оси z. В 2D не учитывается.',
+    ],
+    speciesCount: [
+      'Виды',
+      'Количество видов боидов. Каждый вид выравнивается и собирается только со своими, но держит дистанцию со всеми.',
+    ],
+    flat: [
+      'Плоский мир (2D)',
+      'Вкл.: плоский мир, вид сверху (все z = 0). Переключение рассыпает стаю заново.',
+    ],
+    topological: [
+      'Только k ближайших',
+      'Вкл.: каждый боид учитывает k ближайших соседей, как бы далеко они ни были, как скворцы (Ballerini и др., 2008). Выкл.: всех в радиусе восприятия.',
+    ],
+    nearestK: ['Ближайшие k', 'Сколько ближайших соседей учитывает боид, когда включено «Только k ближайших».'],
+  },
+  units: { boids: 'боидов', units: 'ед.', 'units/s': 'ед./с', 'units/s²': 'ед./с²' },
+};
+
+export const STRINGS = { en, uk, pl, ru };
+
+/**
+ * The first supported language among `candidates` (BCP 47 tags such as "uk-UA"; empty and
+ * unknown ones are skipped), else English.
+ */
+export function pickLang(candidates) {
+  for (const tag of candidates) {
+    if (typeof tag !== 'string' || !tag) continue;
+    const primary = tag.trim().toLowerCase().split(/[-_]/)[0];
+    if (LANGS.includes(primary)) return primary;
+  }
+  return 'en';
+}
+
+/** Text for one language: `ui(key)`, `param(spec)`, `unit(spec)`, `explain`. */
+export function texts(lang) {
+  const table = STRINGS[lang] ?? en;
+  return {
+    lang: STRINGS[lang] ? lang : 'en',
+    ui: (key) => table.ui[key] ?? en.ui[key] ?? key,
+    /** [label, description] of a parameter: this language's, else the table's English. */
+    param: (spec) => table.params[spec.name] ?? [spec.label, spec.description],
+    unit: (unit) => (unit ? (table.units[unit] ?? unit) : ''),
+    explain: table.explain,
+  };
+}
