@@ -180,7 +180,10 @@ export class BoidsFlock extends HTMLElement {
       return;
     }
     if (OPTIONS.includes(name)) {
-      if (name === 'lang') this.chooseLang();
+      if (name === 'lang') {
+        this.chooseLang();
+        this.scheduleUrl();
+      }
       this.buildUi();
       return;
     }
@@ -393,13 +396,13 @@ export class BoidsFlock extends HTMLElement {
   // ---- the DOM: built from the table and the language; rebuilt when either option changes ---
 
   /** Element ids: the page's instance keeps the fixed ids of the page contract. */
-  id(name) {
+  idFor(name) {
     return this.isPage ? name : `${this.uid}-${name}`;
   }
 
   makeCanvas() {
     const canvas = element('canvas', 'bf-canvas');
-    canvas.id = this.id('view');
+    canvas.id = this.idFor('view');
     canvas.tabIndex = 0;
     canvas.setAttribute('role', 'img');
     canvas.addEventListener('webglcontextlost', (event) => this.onContextLost(event));
@@ -424,14 +427,14 @@ export class BoidsFlock extends HTMLElement {
     this.canvas.setAttribute('aria-label', t('canvas'));
 
     const stage = element('div', 'bf-stage');
-    stage.id = this.id('stage');
+    stage.id = this.idFor('stage');
     stage.append(this.canvas);
 
     if (readout) {
       const list = element('dl', 'bf-readout');
       for (const [key, id] of [['fps', 'fps'], ['sim', 'sim-ms'], ['boids', 'boid-count']]) {
         const value = element('dd', null, '–');
-        value.id = this.id(id);
+        value.id = this.idFor(id);
         ui[key] = value;
         const pair = element('div');
         pair.append(element('dt', null, t(key)), value);
@@ -443,10 +446,10 @@ export class BoidsFlock extends HTMLElement {
     const pause = button('bf-pause', t('pause'), () => {
       this.paused = !this.paused;
     });
-    pause.id = this.id('pause');
+    pause.id = this.idFor('pause');
     pause.title = t('pauseTitle');
     const rebuild = button('bf-rebuild', t('rebuild'), () => this.rebuild());
-    rebuild.id = this.id('rebuild');
+    rebuild.id = this.idFor('rebuild');
     rebuild.title = t('rebuildTitle');
     ui.pause = pause;
 
@@ -474,12 +477,12 @@ export class BoidsFlock extends HTMLElement {
     if (share) {
       shareBox = element('div', 'bf-share');
       ui.copy = button('bf-copy', t('copyLink'), () => this.copyLink());
-      ui.copy.id = this.id('copy-link');
+      ui.copy.id = this.idFor('copy-link');
       ui.copy.title = t('copyLinkTitle');
       ui.status = element('p', 'bf-share-status');
       ui.status.setAttribute('aria-live', 'polite');
       ui.field = element('input', 'bf-share-link');
-      ui.field.id = this.id('share-link');
+      ui.field.id = this.idFor('share-link');
       ui.field.readOnly = true;
       ui.field.hidden = true;
       ui.field.setAttribute('aria-label', t('linkField'));
@@ -489,12 +492,12 @@ export class BoidsFlock extends HTMLElement {
     let form = null;
     if (specs.length > 0 || full) {
       form = element('form', 'bf-controls');
-      form.id = this.id('controls');
+      form.id = this.idFor('controls');
       form.setAttribute('aria-label', t('controls'));
       form.addEventListener('submit', (event) => event.preventDefault());
       if (this.flock) {
         this.syncControls = buildControls(form, specs, {
-          id: (name) => this.id(name),
+          id: (name) => this.idFor(name),
           text: this.text,
           getFlock: () => this.flock,
           onChange: (spec) => {
@@ -515,7 +518,7 @@ export class BoidsFlock extends HTMLElement {
       const panel = element('aside', 'bf-panel');
       panel.setAttribute('aria-label', t('panel'));
       const step = button('bf-step', t('step'), () => this.step());
-      step.id = this.id('step');
+      step.id = this.idFor('step');
       step.title = t('stepTitle');
       const buttons = element('div', 'bf-buttons');
       buttons.append(pause, step, rebuild);
@@ -577,7 +580,7 @@ export class BoidsFlock extends HTMLElement {
     let box = stage.querySelector('.bf-message');
     if (!box) {
       box = element('div', 'bf-message');
-      box.id = this.id('message');
+      box.id = this.idFor('message');
       box.setAttribute('role', 'alert');
       stage.append(box);
     }

@@ -1,0 +1,155 @@
+// Shareable settings: the page keeps every setting and the seed in its URL; "Copy link" gives a
+// link that opens the same flock (same values, same positions after N steps). And the iframe
+// form, embed.html, takes its settings from the URL.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { launchBrowser, sameArrays, waitFrames, watchProblems } from './helpers.mjs';
+import { flockValues, serveEmbed, waitFlocks } from './embed-helpers.mjs';
+
+/** Steps both pages take before their positions are compared. */
+const N = 40;
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serveEmbed();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Sets a range input like a user would. */
+function slide(page, name, value) {
+  return page.evaluate(
+    ([name, value]) => {
+      const el = document.getElementById(`param-${name}`);
+      el.value = String(value);
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+      el.dispatchEvent(new Event('change', { bubbles: true }));
+    },
+    [name, value],
+  );
+}
+
+async function stepAndRead(page, n) {
+  return page.evaluate((n) => {
+    const el = document.querySelector('boids-flock');
+    for (let i = 0; i < n; i++) el.step();
+    return Array.from(el.flock.positions());
+  }, n);
+}
+
+test('settings → Copy link → the link opens the same values and the same flock', { timeout: 180_000 }, async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']).catch(() => {});
+  const a = await context.newPage();
+  const { pageErrors } = watchProblems(a);
+  await a.goto(`${server.url}?paused=1`);
+  await waitFlocks(a, 'boids-flock[page]');
+
+  // Change settings as a student would: sliders (including the log-scaled count).
+  const specs = await a.evaluate(() => customElements.get('boids-flock').params);
+  const has = (name) => specs.some((s) => s.name === name);
+  await slide(a, 'cohesion', 2.35);
+  await slide(a, 'separation', 0.65);
+  await slide(a, 'alignment', 1.8);
+  await slide(a, 'perception', 6.3);
+  await slide(a, 'count', 300); // log slider position → some count below the default
+  if (has('predators')) await slide(a, 'predators', 2);
+  if (has('windStrength')) await slide(a, 'windStrength', 3.5);
+  await a.locator('#rebuild').click(); // the start "scattered from the seed with these settings"
+  const values = await flockValues(a, 'boids-flock');
+  assert.equal(values.cohesion.toFixed(2), '2.35');
+  assert.notEqual(values.count, specs.find((s) => s.name === 'count').default, 'the count changed');
+
+  // The address bar follows.
+  await a.waitForFunction(() => new URLSearchParams(location.search).get('cohesion') === '2.35', null, { timeout: 5000 });
+  const query = await a.evaluate(() => Object.fromEntries(new URLSearchParams(location.search)));
+  assert.equal(Number(query.seed), values.seed, 'the seed is in the URL');
+  assert.equal(Number(query.count), values.count, 'the count is in the URL');
+  assert.equal(query.separation, '0.65');
+
+  await a.locator('#copy-link').click();
+  const link = await a.locator('#copy-link').getAttribute('data-link');
+  assert.ok(link?.startsWith(server.url), `a link to this page: ${link}`);
+  assert.equal(await a.locator('#share-link').inputValue(), link, 'the link is shown in a field');
+  assert.equal(await a.locator('#share-link').isVisible(), true);
+  const clip = await a.evaluate(() => navigator.clipboard.readText()).catch(() => null);
+  if (clip !== null) assert.equal(clip, link, 'the link is on the clipboard');
+
+  // Open the link afresh.
+  const b = await context.newPage();
+  const watchB = watchProblems(b);
+  await b.goto(link);
+  await waitFlocks(b, 'boids-flock[page]');
+  assert.deepEqual(await flockValues(b, 'boids-flock'), values, 'every parameter has the same value');
+  for (const name of ['cohesion', 'separation', 'count']) {
+    assert.equal(
+      await b.locator(`#value-${name}`).textContent(),
+      await a.locator(`#value-${name}`).textContent(),
+      `#value-${name} shows the same`,
+    );
+  }
+  const startA = await a.evaluate(() => Array.from(window.flock.positions()));
+  const startB = await b.evaluate(() => Array.from(window.flock.positions()));
+  assert.ok(sameArrays(startA, startB), 'the same start');
+  const endA = await stepAndRead(a, N);
+  const endB = await stepAndRead(b, N);
+  assert.ok(!sameArrays(startA, endA), 'the flock moved');
+  assert.ok(sameArrays(endA, endB), `the same positions after ${N} steps`);
+  assert.deepEqual(pageErrors, []);
+  assert.deepEqual(watchB.pageErrors, []);
+  await context.close();
+});
+
+test('a link without some settings gives a different flock (the round trip can fail)', { timeout: 120_000 }, async () => {
+  const page = await browser.newPage();
+  await page.goto(`${server.url}?paused=1&seed=5&cohesion=2.5`);
+  await waitFlocks(page, 'boids-flock[page]');
+  const full = await stepAndRead(page, N);
+  await page.goto(`${server.url}?paused=1&seed=5`);
+  await waitFlocks(page, 'boids-flock[page]');
+  assert.ok(!sameArrays(full, await stepAndRead(page, N)), 'cohesion matters to the positions');
+  await page.goto(`${server.url}?paused=1&seed=6&cohesion=2.5`);
+  await waitFlocks(page, 'boids-flock[page]');
+  assert.ok(!sameArrays(full, await stepAndRead(page, N)), 'the seed matters to the positions');
+  await page.close();
+});
+
+test('embed.html takes its settings from the URL', { timeout: 120_000 }, async () => {
+  const page = await browser.newPage({ viewport: { width: 640, height: 400 } });
+  const { problems } = watchProblems(page);
+  await page.goto(`${server.url}embed.html?count=800&controls=0&cohesion=2.5&seed=7&lang=uk`);
+  await waitFlocks(page, 'boids-flock');
+  const state = await page.evaluate(() => {
+    const el = document.querySelector('boids-flock');
+    return {
+      count: el.flock.count(),
+      cohesion: el.flock.cohesion(),
+      seed: el.flock.seed(),
+      sliders: el.querySelectorAll('input[type=range]').length,
+      lang: el.language,
+      pause: el.querySelector('.bf-pause').textContent,
+      box: el.getBoundingClientRect().toJSON(),
+    };
+  });
+  assert.equal(state.count, 800);
+  assert.equal(state.cohesion, 2.5);
+  assert.equal(state.seed, 7);
+  assert.equal(state.sliders, 0, 'controls=0 shows no sliders');
+  assert.equal(state.lang, 'uk');
+  assert.equal(state.pause, 'Пауза', 'the buttons speak Ukrainian');
+  assert.ok(state.box.width >= 620 && state.box.height >= 380, `the flock fills the iframe: ${JSON.stringify(state.box)}`);
+
+  await page.goto(`${server.url}embed.html?controls=cohesion,speed&count=lots`);
+  await waitFlocks(page, 'boids-flock');
+  const sliders = await page.evaluate(() => [...document.querySelectorAll('input[type=range]')].map((i) => i.dataset.param));
+  assert.deepEqual(sliders, ['speed', 'cohesion'], 'controls=cohesion,speed shows those sliders (in table order)');
+  await waitFrames(page, 5);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
