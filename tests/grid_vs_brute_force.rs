@@ -173,3 +173,52 @@ fn the_step_sees_the_same_neighbours_as_brute_force() {
         "step counted {measured} neighbours, brute force {brute}"
     );
 }
+
+#[test]
+fn species_scan_agrees_with_brute_force() {
+    for (seed, wrap, fov, kinds) in [
+        (31, false, 270.0, 2),
+        (32, true, 360.0, 4),
+        (33, true, 120.0, 3),
+    ] {
+        let world = 40.0;
+        let (p, v) = random_state(800, world, seed);
+        let mut flock = flock_with_state(
+            Settings {
+                species: kinds,
+                ..settings(world, wrap, 5.0, fov)
+            },
+            p,
+            v,
+        );
+        let labels: Vec<u8> = (0..flock.len()).map(|i| (i * 7 % 5) as u8).collect();
+        flock.set_species(&labels);
+        assert_grid_agrees(flock, &format!("species {kinds} seed {seed} wrap {wrap}"));
+    }
+}
+
+#[test]
+fn flat_worlds_agree_with_brute_force() {
+    for (seed, wrap, perception) in [(41, false, 5.0), (42, true, 5.0), (43, true, 12.0)] {
+        let world = 60.0;
+        let mut rng = TestRng::new(seed);
+        let mut positions = Vec::new();
+        let mut velocities = Vec::new();
+        for _ in 0..800 {
+            positions.extend([rng.range(0.0, world), rng.range(0.0, world), 0.0]);
+            velocities.extend([rng.range(-10.0, 10.0), rng.range(-10.0, 10.0), 0.0]);
+        }
+        let flock = flock_with_state(
+            Settings {
+                flat: true,
+                ..settings(world, wrap, perception, 270.0)
+            },
+            positions,
+            velocities,
+        );
+        assert_grid_agrees(
+            flock,
+            &format!("flat seed {seed} wrap {wrap} r {perception}"),
+        );
+    }
+}

@@ -214,3 +214,89 @@ fn a_million_boid_steps_with_random_parameter_changes_stay_finite() {
             .all(|&p| (0.0..=world).contains(&p)));
     }
 }
+
+#[test]
+fn obstacles_pointer_and_hawks_refuse_bad_input() {
+    use boids::sim::{MAX_OBSTACLES, MAX_OBSTACLE_RADIUS, MIN_OBSTACLE_RADIUS};
+    use glam::Vec3;
+    let mut flock = Flock::new(200, Some(3));
+    let world = flock.world_size();
+    for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+        assert!(!flock.add_obstacle(Vec3::new(bad, 1.0, 1.0), 2.0));
+        assert!(!flock.add_obstacle(Vec3::ONE, bad));
+        flock.set_pointer(Vec3::new(1.0, bad, 1.0), true);
+        assert_eq!(flock.pointer(), None, "a non-finite pointer is ignored");
+    }
+    assert!(flock.obstacles().is_empty());
+    // Radii are clamped, centres kept in the world.
+    assert!(flock.add_obstacle(Vec3::new(-5.0, 1e9, 3.0), 1e9));
+    assert!(flock.add_obstacle(Vec3::splat(5.0), 0.0));
+    assert_eq!(flock.obstacles()[0], [0.0, world, 3.0, MAX_OBSTACLE_RADIUS]);
+    assert_eq!(flock.obstacles()[1][3], MIN_OBSTACLE_RADIUS);
+    while flock.obstacles().len() < MAX_OBSTACLES {
+        assert!(flock.add_obstacle(Vec3::splat(world / 2.0), 1.0));
+    }
+    assert!(!flock.add_obstacle(Vec3::ONE, 1.0), "full: refused");
+    assert_eq!(flock.obstacles().len(), MAX_OBSTACLES);
+    flock.set_pointer(Vec3::splat(-100.0), false);
+    assert_eq!(flock.pointer(), Some((Vec3::ZERO, false)));
+    // Boids inside obstacles and at the pointer: pushed out, never NaN.
+    for _ in 0..120 {
+        flock.step(DT);
+        assert!(all_finite(&flock));
+    }
+    flock.clear_obstacles();
+    flock.clear_pointer();
+    assert!(flock.obstacles().is_empty() && flock.pointer().is_none());
+    // Hawks: only those that exist can be placed.
+    assert!(!flock.place_predator(0, Vec3::ONE, Vec3::X));
+    flock.set(Param::Predators, 2.0).unwrap();
+    assert!(flock.place_predator(1, Vec3::splat(f32::MAX), Vec3::ZERO));
+    assert!(flock
+        .predator_positions()
+        .iter()
+        .all(|p| (0.0..=world).contains(p)));
+    assert_eq!(flock.predator_positions().len(), 6);
+    assert!(flock.leader_path(0).is_empty());
+    assert_eq!(flock.leader_path(10).len(), 30);
+}
+
+#[test]
+fn every_behaviour_on_is_deterministic_and_finite() {
+    use glam::Vec3;
+    let run = |seed| {
+        let mut flock = Flock::new(400, Some(seed));
+        for (param, value) in [
+            (Param::Predators, 3.0),
+            (Param::Leaders, 2.0),
+            (Param::SpeciesCount, 3.0),
+            (Param::WindStrength, 4.0),
+            (Param::WindHeading, 30.0),
+            (Param::WindElevation, 20.0),
+            (Param::Topological, 1.0),
+        ] {
+            flock.set(param, value).unwrap();
+        }
+        let world = flock.world_size();
+        flock.add_obstacle(Vec3::splat(world / 2.0), 4.0);
+        flock.set_pointer(Vec3::splat(world / 4.0), true);
+        for step in 0..400 {
+            flock.step(DT);
+            if step == 200 {
+                flock.set(Param::Topological, 0.0).unwrap();
+                flock.set_pointer(Vec3::splat(world / 2.0), false);
+            }
+        }
+        assert!(all_finite(&flock));
+        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        (
+            bits(flock.positions()),
+            bits(flock.velocities()),
+            flock.species().to_vec(),
+            bits(flock.predator_positions()),
+            bits(flock.leader_positions()),
+        )
+    };
+    assert_eq!(run(5), run(5));
+    assert_ne!(run(5).0, run(6).0);
+}

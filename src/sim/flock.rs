@@ -2,12 +2,18 @@
 
 use glam::Vec3;
 
+use super::behaviours::{
+    Behaviours, Forces, Pointer, FLEE_FORCE_FACTOR, PANIC_SPEED_FACTOR, POINTER_FORCE_FACTOR,
+};
 use super::grid::Grid;
+use super::leader::LeaderPath;
+use super::nearest::{self, Nearest, Search, Seeker};
 use super::params::{Param, ParamError};
+use super::presets::{self, UnknownPreset};
 use super::rng::{random_seed, Rng};
 use super::rules::{self, Neighbourhood};
 use super::scan::{
-    look_around, look_around_fast, needs_nearest_image, neighbour_spans, Sorted, Span, View,
+    look_around, look_around_fast, needs_nearest_image, neighbour_spans, Boids, Sorted, Span, View,
 };
 
 /// The longest single integration step; longer `dt`s are split into steps this long.
@@ -26,6 +32,11 @@ const REFERENCE_COUNT: f32 = 1500.0;
 /// Grid cells one perception radius wide, scanned 3×3×3. Half-size cells scanned 5×5×5
 /// examine fewer candidates but in more, shorter ranges: measured 20% slower (README).
 const CELL_REACH: usize = 1;
+/// Nearest-k mode: grid cells this many times the typical distance to the k-th nearest
+/// neighbour at the flock's mean density (flocks are denser than the mean where boids are).
+/// Measured on the benchmark scenario: 0.8 beats 1.0, 1.2 and 1.5 (fewer candidates; the
+/// rare boid left uncertain by its block of cells looks further in rings).
+const NEAREST_CELL_FACTOR: f32 = 0.8;
 
 /// Every setting of the model, in simulation units.
 #[derive(Clone, Debug, PartialEq)]
@@ -45,6 +56,25 @@ pub struct Settings {
     /// `None`: the world grows with the count (constant density).
     pub world_size: Option<f32>,
     pub wrap: bool,
+    /// Hawks (0 to 5).
+    pub predators: usize,
+    pub predator_speed: f32,
+    pub flee_radius: f32,
+    /// Leaders on the loop (0 to 3).
+    pub leaders: usize,
+    pub leader_weight: f32,
+    pub pointer_strength: f32,
+    /// Wind push (units/s²), heading in the x-y plane and elevation toward +z, degrees.
+    pub wind_strength: f32,
+    pub wind_heading: f32,
+    pub wind_elevation: f32,
+    /// Species (1 to 4).
+    pub species: usize,
+    /// A flat world: every z (and velocity z) is 0.
+    pub flat: bool,
+    /// Heed the `nearest_k` nearest neighbours instead of all within the perception radius.
+    pub topological: bool,
+    pub nearest_k: usize,
 }
 
 impl Default for Settings {
@@ -61,15 +91,37 @@ impl Default for Settings {
             max_force: default(Param::MaxForce),
             world_size: None,
             wrap: default(Param::Wrap) != 0.0,
+            predators: default(Param::Predators) as usize,
+            predator_speed: default(Param::PredatorSpeed),
+            flee_radius: default(Param::FleeRadius),
+            leaders: default(Param::Leaders) as usize,
+            leader_weight: default(Param::LeaderWeight),
+            pointer_strength: default(Param::PointerStrength),
+            wind_strength: default(Param::WindStrength),
+            wind_heading: default(Param::WindHeading),
+            wind_elevation: default(Param::WindElevation),
+            species: default(Param::SpeciesCount) as usize,
+            flat: default(Param::Flat) != 0.0,
+            topological: default(Param::Topological) != 0.0,
+            nearest_k: default(Param::NearestK) as usize,
         }
     }
 }
 
 /// The world side for `count` boids when it follows the count: same density as the
-/// default flock in the default world.
-pub fn auto_world_size(count: usize) -> f32 {
+/// default flock in the default world. A `flat` world is as wide as gives each boid as many
+/// neighbours within the default perception radius as in 3D.
+pub fn auto_world_size(count: usize, flat: bool) -> f32 {
     let spec = Param::WorldSize.spec();
-    let side = spec.default as f32 * (count as f32 / REFERENCE_COUNT).cbrt();
+    let reference = spec.default as f32;
+    let side = if flat {
+        let radius = Param::Perception.spec().default as f32;
+        // Boids per unit volume in 3D × a sphere's volume = per unit area × a disc's area.
+        let neighbours_3d = REFERENCE_COUNT / reference.powi(3) * 4.0 / 3.0 * radius.powi(3);
+        (count as f32 * radius * radius / neighbours_3d).sqrt()
+    } else {
+        reference * (count as f32 / REFERENCE_COUNT).cbrt()
+    };
     side.clamp(spec.min as f32, spec.max as f32)
 }
 
@@ -85,6 +137,12 @@ pub struct Flock {
     /// x, y, z per boid, inside [0, world]³.
     positions: Vec<f32>,
     velocities: Vec<f32>,
+    /// Species of each boid (0 to species − 1), in the same order as `positions`.
+    species: Vec<u8>,
+    /// Scratch for re-ordering `species` with the boids.
+    species_scratch: Vec<u8>,
+    /// Hawks, leaders, obstacles and the pointer.
+    behaviours: Behaviours,
     /// The old state in cell order, read while the new state is written (double buffer).
     sorted: Sorted,
     /// Scratch: the spans of slots around one cell.
@@ -92,6 +150,7 @@ pub struct Flock {
     grid: Grid,
     world: f32,
     mean_neighbours: f32,
+    mean_candidates: f32,
 }
 
 fn vec3_at(values: &[f32], boid: usize) -> Vec3 {
@@ -112,11 +171,15 @@ impl Flock {
             rng: Rng::new(seed),
             positions: Vec::new(),
             velocities: Vec::new(),
+            species: Vec::new(),
+            species_scratch: Vec::new(),
+            behaviours: Behaviours::default(),
             sorted: Sorted::default(),
             spans: Vec::new(),
             grid: Grid::default(),
             world: 0.0,
             mean_neighbours: 0.0,
+            mean_candidates: 0.0,
         };
         flock.scatter(count);
         flock
@@ -157,6 +220,25 @@ impl Flock {
         self.velocities = velocities.iter().map(finite).collect();
         self.update_world();
         self.confine_all();
+        self.assign_species();
+    }
+
+    /// Sets each boid's species (in the order of `positions()`); values past the number of
+    /// species wrap around. For lessons and tests that place boids by hand.
+    pub fn set_species(&mut self, species: &[u8]) {
+        assert_eq!(species.len(), self.len(), "one species per boid");
+        let kinds = self.settings.species.max(1);
+        self.species.clear();
+        self.species
+            .extend(species.iter().map(|&k| (usize::from(k) % kinds) as u8));
+    }
+
+    /// Deals the species out in turn (boids are in cell order, so neighbours differ).
+    fn assign_species(&mut self) {
+        let kinds = self.settings.species.max(1);
+        self.species.clear();
+        self.species
+            .extend((0..self.len()).map(|i| (i % kinds) as u8));
     }
 
     /// Scatters the flock afresh from its seed, keeping count and settings.
@@ -168,9 +250,21 @@ impl Flock {
         self.rng = Rng::new(self.seed);
         self.positions.clear();
         self.velocities.clear();
+        self.species.clear();
         self.world = self.target_world(count);
         self.add_boids(count);
         self.mean_neighbours = 0.0;
+        self.mean_candidates = 0.0;
+        // Hawks and leaders start afresh too: the same seed gives the same run.
+        let (world, flat, s) = (self.world, self.settings.flat, &self.settings);
+        self.behaviours.set_hawks(0, world, flat, s.predator_speed);
+        self.behaviours
+            .set_hawks(s.predators, world, flat, s.predator_speed);
+        self.behaviours
+            .restart_leaders(s.leaders, world, flat, s.speed);
+        if flat {
+            self.behaviours.flatten();
+        }
     }
 
     fn add_boids(&mut self, count: usize) {
@@ -182,7 +276,17 @@ impl Flock {
             self.wall_profile().0
         };
         let span = self.world - 2.0 * inset;
+        let kinds = self.settings.species.max(1);
         for _ in 0..count {
+            self.species.push((self.species.len() % kinds) as u8);
+            if self.settings.flat {
+                let x = inset + self.rng.unit() * span;
+                let y = inset + self.rng.unit() * span;
+                let (sin, cos) = (self.rng.unit() * std::f32::consts::TAU).sin_cos();
+                self.positions.extend([x, y, 0.0]);
+                self.velocities.extend([cos * speed, sin * speed, 0.0]);
+                continue;
+            }
             for _ in 0..3 {
                 let coordinate = inset + self.rng.unit() * span;
                 self.positions.push(coordinate);
@@ -195,7 +299,7 @@ impl Flock {
     fn target_world(&self, count: usize) -> f32 {
         self.settings
             .world_size
-            .unwrap_or_else(|| auto_world_size(count))
+            .unwrap_or_else(|| auto_world_size(count, self.settings.flat))
     }
 
     fn update_world(&mut self) {
@@ -226,9 +330,11 @@ impl Flock {
             for (kept, (i, _)) in survivors.enumerate() {
                 self.positions.copy_within(3 * i..3 * i + 3, 3 * kept);
                 self.velocities.copy_within(3 * i..3 * i + 3, 3 * kept);
+                self.species[kept] = self.species[i];
             }
             self.positions.truncate(3 * count);
             self.velocities.truncate(3 * count);
+            self.species.truncate(count);
             self.confine_all();
         } else if count > current {
             self.update_world();
@@ -237,10 +343,12 @@ impl Flock {
         }
     }
 
-    /// Brings every boid back inside the world after it shrank.
+    /// Brings every boid back inside the world after it shrank (and into the plane z = 0
+    /// in a flat world).
     fn confine_all(&mut self) {
         let world = self.world;
         let wrap = self.settings.wrap;
+        let flat = self.settings.flat;
         for (p, v) in self
             .positions
             .chunks_exact_mut(3)
@@ -248,6 +356,9 @@ impl Flock {
         {
             for axis in 0..3 {
                 (p[axis], v[axis]) = confine(p[axis], v[axis], world, wrap);
+            }
+            if flat {
+                (p[2], v[2]) = (0.0, 0.0);
             }
         }
     }
@@ -268,6 +379,107 @@ impl Flock {
 
     pub fn velocities(&self) -> &[f32] {
         &self.velocities
+    }
+
+    /// Species of each boid (0 to species − 1), in the same order as `positions()`.
+    pub fn species(&self) -> &[u8] {
+        &self.species
+    }
+
+    /// Whether the world is flat (2D): every z and velocity z is 0, seen from above (+z).
+    pub fn is_flat(&self) -> bool {
+        self.settings.flat
+    }
+
+    /// x, y, z per hawk.
+    pub fn predator_positions(&self) -> &[f32] {
+        &self.behaviours.hawk_positions
+    }
+
+    /// x, y, z per hawk, in the same order as `predator_positions()`.
+    pub fn predator_velocities(&self) -> &[f32] {
+        &self.behaviours.hawk_velocities
+    }
+
+    /// Sets hawk `index`'s position and heading (its speed stays the hawks' speed), and
+    /// starts a dive from there. For lessons and tests; false if there is no such hawk.
+    pub fn place_predator(&mut self, index: usize, position: Vec3, velocity: Vec3) -> bool {
+        let speed = self.settings.predator_speed;
+        let heading = velocity.try_normalize().unwrap_or(Vec3::X);
+        let position = self.confined(position);
+        self.behaviours.place_hawk(index, position, heading * speed)
+    }
+
+    /// x, y, z per leader.
+    pub fn leader_positions(&self) -> &[f32] {
+        &self.behaviours.leader_positions
+    }
+
+    /// x, y, z per leader, in the same order as `leader_positions()`.
+    pub fn leader_velocities(&self) -> &[f32] {
+        &self.behaviours.leader_velocities
+    }
+
+    /// `samples` points along the leaders' closed loop (xyz each), for drawing it.
+    pub fn leader_path(&self, samples: usize) -> Vec<f32> {
+        LeaderPath::new(self.world, self.settings.flat).samples(samples)
+    }
+
+    /// The obstacles: x, y, z of the centre and the radius of each sphere.
+    pub fn obstacles(&self) -> &[[f32; 4]] {
+        &self.behaviours.obstacles
+    }
+
+    /// Adds a spherical obstacle. Its centre is kept inside the world (in a flat world, at
+    /// z = 0) and its radius in `MIN_OBSTACLE_RADIUS..=MAX_OBSTACLE_RADIUS`. Refused (false)
+    /// for a non-finite centre or radius, or when there are `MAX_OBSTACLES` already.
+    pub fn add_obstacle(&mut self, centre: Vec3, radius: f32) -> bool {
+        if !centre.is_finite() || !radius.is_finite() {
+            return false;
+        }
+        let centre = self.confined(centre);
+        self.behaviours.add_obstacle(centre, radius)
+    }
+
+    pub fn clear_obstacles(&mut self) {
+        self.behaviours.obstacles.clear();
+    }
+
+    /// Holds the pointer at `point` (kept inside the world): the flock is drawn toward it
+    /// (`attract`) or pushed away from it until `clear_pointer`. A non-finite point is ignored.
+    pub fn set_pointer(&mut self, point: Vec3, attract: bool) {
+        if point.is_finite() {
+            let point = self.confined(point);
+            self.behaviours.pointer = Some(Pointer { point, attract });
+        }
+    }
+
+    pub fn clear_pointer(&mut self) {
+        self.behaviours.pointer = None;
+    }
+
+    /// Where the pointer is held and whether it attracts, if it is held.
+    pub fn pointer(&self) -> Option<(Vec3, bool)> {
+        self.behaviours.pointer.map(|p| (p.point, p.attract))
+    }
+
+    /// A point moved inside the world (onto z = 0 in a flat one).
+    fn confined(&self, point: Vec3) -> Vec3 {
+        let mut point = point.clamp(Vec3::ZERO, Vec3::splat(self.world));
+        if self.settings.flat {
+            point.z = 0.0;
+        }
+        point
+    }
+
+    /// Sets every parameter the preset `name` lists (see `presets::PRESETS`).
+    pub fn apply_preset(&mut self, name: &str) -> Result<(), UnknownPreset> {
+        let preset = presets::preset(name).ok_or_else(|| UnknownPreset(name.to_string()))?;
+        for &(param, value) in preset.values {
+            self.set(param, value)
+                .expect("preset values are finite (checked by presets' tests)");
+        }
+        Ok(())
     }
 
     pub fn settings(&self) -> &Settings {
@@ -306,6 +518,19 @@ impl Flock {
             Param::FieldOfView => s.field_of_view,
             Param::MaxForce => s.max_force,
             Param::WorldSize => self.world,
+            Param::Predators => return s.predators as f64,
+            Param::PredatorSpeed => s.predator_speed,
+            Param::FleeRadius => s.flee_radius,
+            Param::Leaders => return s.leaders as f64,
+            Param::LeaderWeight => s.leader_weight,
+            Param::PointerStrength => s.pointer_strength,
+            Param::WindStrength => s.wind_strength,
+            Param::WindHeading => s.wind_heading,
+            Param::WindElevation => s.wind_elevation,
+            Param::SpeciesCount => return s.species as f64,
+            Param::Flat => return if s.flat { 1.0 } else { 0.0 },
+            Param::Topological => return if s.topological { 1.0 } else { 0.0 },
+            Param::NearestK => return s.nearest_k as f64,
         };
         f64::from(value)
     }
@@ -341,6 +566,45 @@ impl Flock {
                 self.update_world();
                 self.confine_all();
             }
+            Param::Predators => {
+                s.predators = value as usize;
+                let (world, flat, speed) = (self.world, s.flat, s.predator_speed);
+                self.behaviours
+                    .set_hawks(value as usize, world, flat, speed);
+            }
+            Param::PredatorSpeed => {
+                s.predator_speed = real;
+                self.behaviours.set_hawk_speed(real);
+            }
+            Param::FleeRadius => s.flee_radius = real,
+            Param::Leaders => {
+                s.leaders = value as usize;
+                let (world, flat, cruise) = (self.world, s.flat, s.speed);
+                self.behaviours
+                    .set_leaders(value as usize, world, flat, cruise);
+            }
+            Param::LeaderWeight => s.leader_weight = real,
+            Param::PointerStrength => s.pointer_strength = real,
+            Param::WindStrength => s.wind_strength = real,
+            Param::WindHeading => s.wind_heading = real,
+            Param::WindElevation => s.wind_elevation = real,
+            Param::SpeciesCount => {
+                if s.species != value as usize {
+                    s.species = value as usize;
+                    self.assign_species();
+                }
+            }
+            Param::Flat => {
+                let flat = value != 0.0;
+                if s.flat != flat {
+                    s.flat = flat;
+                    // A new world: 3D boids squashed flat (or flat ones given depth) would
+                    // start in a pile, so the flock is scattered afresh.
+                    self.rebuild();
+                }
+            }
+            Param::Topological => s.topological = value != 0.0,
+            Param::NearestK => s.nearest_k = value as usize,
         }
         Ok(value)
     }
@@ -363,6 +627,12 @@ impl Flock {
         self.mean_neighbours
     }
 
+    /// Mean number of boids each boid examined to find its neighbours in the last step: the
+    /// cost of looking around, which must not grow with the count.
+    pub fn mean_candidates(&self) -> f32 {
+        self.mean_candidates
+    }
+
     /// Advances the flock by `dt` seconds (capped at `MAX_STEP`, split into steps no longer
     /// than `MAX_SUBSTEP`). A non-finite or non-positive `dt` does nothing.
     pub fn step(&mut self, dt: f32) {
@@ -377,22 +647,74 @@ impl Flock {
         }
     }
 
+    /// Width the grid's cells are built for: the perception radius, or in nearest-k mode
+    /// about the distance to the k-th nearest neighbour at the mean density.
+    fn cell_radius(&self) -> f32 {
+        let s = &self.settings;
+        if !s.topological {
+            return s.perception;
+        }
+        let count = self.len().max(1) as f32;
+        let k = s.nearest_k as f32;
+        let typical = if s.flat {
+            let per_area = count / (self.world * self.world);
+            (k / (std::f32::consts::PI * per_area)).sqrt()
+        } else {
+            let per_volume = count / self.world.powi(3);
+            (3.0 * k / (4.0 * std::f32::consts::PI * per_volume)).cbrt()
+        };
+        (NEAREST_CELL_FACTOR * typical).clamp(0.5, self.world)
+    }
+
     fn sort_into_cells(&mut self) {
-        self.grid
-            .configure(self.world, self.settings.perception, CELL_REACH, self.len());
+        let radius = self.cell_radius();
+        self.grid.configure(
+            self.world,
+            radius,
+            CELL_REACH,
+            self.len(),
+            self.settings.flat,
+        );
         self.grid.sort(&self.positions);
         self.sorted
             .gather(self.grid.order(), &self.positions, &self.velocities);
+        if self.settings.species > 1 {
+            self.sorted.gather_species(self.grid.order(), &self.species);
+        }
+    }
+
+    /// The nearest-k search over the grid as sorted by `sort_into_cells`.
+    fn search<'a>(&'a self, view: &'a View) -> Search<'a> {
+        Search {
+            grid: &self.grid,
+            sorted: &self.sorted,
+            view,
+            wrap: self.settings.wrap,
+            // Not `self.len()`: the step has taken the arrays it writes the new state into.
+            count: self.grid.order().len(),
+        }
+    }
+
+    /// Whether sorted boids `i` and `j` are of the same species.
+    fn same_kind(&self, i: usize, j: usize) -> bool {
+        self.settings.species <= 1 || self.sorted.species[i] == self.sorted.species[j]
     }
 
     /// Calls `visit(slot, neighbourhood)` for every boid in cell order, scanning the grid.
-    fn scan_all(&mut self, mut visit: impl FnMut(&Self, usize, &Neighbourhood)) {
+    /// Returns how many candidates were examined in all.
+    fn scan_all(&mut self, mut visit: impl FnMut(&Self, usize, &Neighbourhood)) -> u64 {
         let view = View::new(&self.settings, self.world);
+        if self.settings.topological {
+            return self.scan_all_nearest(&view, visit);
+        }
         let dims = self.grid.dims();
+        let layers = self.grid.layers();
         let wrap = self.settings.wrap;
+        let species = self.settings.species > 1;
         let nearest_image = needs_nearest_image(&self.grid, wrap);
         let mut spans = std::mem::take(&mut self.spans);
-        for z in 0..dims {
+        let mut examined = 0u64;
+        for z in 0..layers {
             for y in 0..dims {
                 for x in 0..dims {
                     let own = self.grid.slots_of([x, y, z]);
@@ -400,14 +722,82 @@ impl Flock {
                         continue;
                     }
                     neighbour_spans(&self.grid, [x, y, z], wrap, self.world, &mut spans);
+                    let around: usize = spans.iter().map(|s| s.slots.len()).sum();
+                    examined += (around * own.len()) as u64;
                     for i in own {
-                        let seen = look_around_fast(i, &spans, &self.sorted, &view, nearest_image);
+                        let seen = look_around_fast(
+                            i,
+                            &spans,
+                            &self.sorted,
+                            &view,
+                            nearest_image,
+                            species,
+                        );
                         visit(self, i, &seen);
                     }
                 }
             }
         }
         self.spans = spans;
+        examined
+    }
+
+    /// `scan_all` in nearest-k mode: each boid's k nearest, looked for first in the block of
+    /// cells around its own (built once per cell, as the radius scan does), then in growing
+    /// rings of cells if need be.
+    fn scan_all_nearest(
+        &mut self,
+        view: &View,
+        mut visit: impl FnMut(&Self, usize, &Neighbourhood),
+    ) -> u64 {
+        let mut spans = std::mem::take(&mut self.spans);
+        let search = self.search(view);
+        let wrap = self.settings.wrap;
+        // Spans of a world only a few cells wide cannot carry the wrap: rings handle it.
+        let rings_only = needs_nearest_image(&self.grid, wrap);
+        let mut found = Nearest::new(self.settings.nearest_k);
+        let mut examined = 0u64;
+        let (dims, layers) = (self.grid.dims(), self.grid.layers());
+        for z in 0..layers {
+            for y in 0..dims {
+                for x in 0..dims {
+                    let own = self.grid.slots_of([x, y, z]);
+                    if own.is_empty() {
+                        continue;
+                    }
+                    if !rings_only {
+                        neighbour_spans(&self.grid, [x, y, z], wrap, self.world, &mut spans);
+                    }
+                    for i in own {
+                        let seeker = self.seeker(i);
+                        examined += if rings_only {
+                            search.nearest(&seeker, &mut found)
+                        } else {
+                            search.nearest_around(&seeker, &spans, &mut found)
+                        } as u64;
+                        let seen = nearest::neighbourhood(
+                            i,
+                            &found,
+                            |j| self.sorted.velocity(j),
+                            |j| self.same_kind(i, j),
+                            view.separation_squared,
+                        );
+                        visit(self, i, &seen);
+                    }
+                }
+            }
+        }
+        self.spans = spans;
+        examined
+    }
+
+    /// Sorted boid `i` looking for its neighbours.
+    fn seeker(&self, i: usize) -> Seeker {
+        Seeker {
+            point: self.sorted.position(i),
+            exclude: Some(i),
+            forward: self.sorted.velocity(i).normalize_or_zero(),
+        }
     }
 
     fn substep(&mut self, h: f32) {
@@ -415,64 +805,190 @@ impl Flock {
             return;
         }
         self.sort_into_cells();
+        let forces = self.forces();
         let mut total_neighbours = 0u64;
         let mut new_positions = std::mem::take(&mut self.positions);
         let mut new_velocities = std::mem::take(&mut self.velocities);
-        self.scan_all(|flock, i, seen| {
+        let examined = self.scan_all(|flock, i, seen| {
             total_neighbours += u64::from(seen.count);
-            let (p, v) = flock.integrate(i, seen, h);
+            let (p, v) = flock.integrate(i, seen, h, &forces);
             new_positions[3 * i..3 * i + 3].copy_from_slice(&p);
             new_velocities[3 * i..3 * i + 3].copy_from_slice(&v);
         });
         self.positions = new_positions;
         self.velocities = new_velocities;
+        // The new state is in cell order: species follow their boids.
+        if self.settings.species > 1 {
+            let order = self.grid.order();
+            self.species_scratch.clear();
+            self.species_scratch
+                .extend(order.iter().map(|&boid| self.species[boid as usize]));
+            std::mem::swap(&mut self.species, &mut self.species_scratch);
+        }
         self.mean_neighbours = total_neighbours as f32 / self.len() as f32;
+        self.mean_candidates = examined as f32 / self.len() as f32;
+        self.move_hawks(h, &forces);
+        let (world, flat, cruise) = (self.world, self.settings.flat, self.settings.speed);
+        self.behaviours.move_leaders(h, world, flat, cruise);
     }
 
-    /// Acceleration of a boid at `p` flying at `v` from what it sees, the walls and its
-    /// wish to cruise.
-    fn acceleration(&self, p: Vec3, v: Vec3, seen: &Neighbourhood) -> Vec3 {
+    /// Hawks read the old state, as the boids did: each finds its nearest boid on the grid.
+    fn move_hawks(&mut self, h: f32, forces: &Forces) {
+        if self.behaviours.hawks() == 0 {
+            return;
+        }
+        let walls = (!self.settings.wrap).then(|| self.wall_profile());
+        let speed = self.settings.predator_speed;
+        let mut behaviours = std::mem::take(&mut self.behaviours);
+        let all_round = View::new(
+            &Settings {
+                field_of_view: 360.0,
+                ..self.settings.clone()
+            },
+            self.world,
+        );
+        let search = self.search(&all_round);
+        let mut found = Nearest::new(1);
+        behaviours.move_hawks(h, forces, speed, walls, |point| {
+            let seeker = Seeker {
+                point,
+                exclude: None,
+                forward: Vec3::ZERO,
+            };
+            search.nearest(&seeker, &mut found);
+            found
+                .iter()
+                .next()
+                .map(|(slot, _, _)| self.sorted.position(slot))
+        });
+        self.behaviours = behaviours;
+    }
+
+    /// What the behaviours beyond the three rules need for one step.
+    fn forces(&self) -> Forces {
         let s = &self.settings;
-        let steer = rules::steering(seen, v, s.speed, s.max_force);
+        let top_speed = MAX_SPEED_FACTOR * s.speed;
+        Forces {
+            active: s.flat || s.wind_strength > 0.0 || self.behaviours.any(),
+            flat: s.flat,
+            wrap: s.wrap,
+            world: self.world,
+            cruise: s.speed,
+            max_force: s.max_force,
+            wind: if s.flat {
+                rules::wind(s.wind_strength, s.wind_heading, 0.0)
+            } else {
+                rules::wind(s.wind_strength, s.wind_heading, s.wind_elevation)
+            },
+            flee_radius: s.flee_radius,
+            top_speed,
+            panic_speed: PANIC_SPEED_FACTOR * top_speed,
+            walls: self.wall_profile(),
+            leader_weight: s.leader_weight,
+            pointer_strength: s.pointer_strength,
+            obstacle_strength: Behaviours::obstacle_strength(self.top_speed(), self.rules_total()),
+        }
+    }
+
+    /// The fastest a boid may fly now: faster when hawks may make it panic.
+    fn top_speed(&self) -> f32 {
+        let top = MAX_SPEED_FACTOR * self.settings.speed;
+        if self.behaviours.hawks() > 0 {
+            PANIC_SPEED_FACTOR * top
+        } else {
+            top
+        }
+    }
+
+    /// The most all the steering behaviours together can push (walls and obstacles must
+    /// overcome it).
+    fn rules_total(&self) -> f32 {
+        let s = &self.settings;
+        let mut total = (s.separation + s.alignment + s.cohesion) * s.max_force;
+        if self.behaviours.hawks() > 0 {
+            total += FLEE_FORCE_FACTOR * s.max_force;
+        }
+        if self.behaviours.leaders() > 0 {
+            total += s.leader_weight * s.max_force;
+        }
+        if self.behaviours.pointer.is_some() {
+            total += POINTER_FORCE_FACTOR * s.pointer_strength * s.max_force;
+        }
+        total + s.wind_strength
+    }
+
+    /// Acceleration of a boid at `p` flying at `v` from what it sees, the walls, its wish
+    /// to cruise and the other behaviours; and whether it is fleeing a hawk.
+    fn acceleration(
+        &self,
+        p: Vec3,
+        v: Vec3,
+        seen: &Neighbourhood,
+        forces: &Forces,
+    ) -> (Vec3, bool) {
+        let s = &self.settings;
+        let (extra, fleeing) = if forces.active {
+            self.behaviours.acceleration(forces, p, v)
+        } else {
+            (Vec3::ZERO, false)
+        };
+        // A panicking boid wants to fly faster, and so does everything it steers for.
+        let cruise = if fleeing {
+            PANIC_SPEED_FACTOR * s.speed
+        } else {
+            s.speed
+        };
+        let steer = rules::steering(seen, v, cruise, s.max_force);
         let mut acceleration = s.separation * steer.separation
             + s.alignment * steer.alignment
             + s.cohesion * steer.cohesion;
         let speed = v.length();
         if speed > 1e-6 {
-            acceleration += v * ((s.speed - speed) / speed * SPEED_RESPONSE);
+            acceleration += v * ((cruise - speed) / speed * SPEED_RESPONSE);
         }
         if !s.wrap {
-            let (margin, strength) = self.wall_profile();
+            let (margin, strength) = forces.walls;
             acceleration += rules::wall_push(p, self.world, margin, strength);
         }
-        acceleration
+        if !forces.active {
+            return (acceleration, false);
+        }
+        acceleration += extra;
+        if forces.flat {
+            acceleration.z = 0.0;
+        }
+        (acceleration, fleeing)
     }
 
     /// Width of the soft wall and its push at the wall: strong enough that a boid at top
     /// speed turns back within half the margin whatever the other rules want.
     fn wall_profile(&self) -> (f32, f32) {
-        let s = &self.settings;
         let margin = (0.1 * self.world).clamp(1.0, 10.0);
-        let top_speed = MAX_SPEED_FACTOR * s.speed;
-        let rules_total = (s.separation + s.alignment + s.cohesion) * s.max_force;
+        let top_speed = self.top_speed();
         (
             margin,
-            2.0 * top_speed * top_speed / margin + 2.0 * rules_total,
+            2.0 * top_speed * top_speed / margin + 2.0 * self.rules_total(),
         )
     }
 
     /// The new position and velocity of sorted boid `i` (old state read from `sorted`).
-    fn integrate(&self, i: usize, seen: &Neighbourhood, h: f32) -> ([f32; 3], [f32; 3]) {
+    fn integrate(
+        &self,
+        i: usize,
+        seen: &Neighbourhood,
+        h: f32,
+        forces: &Forces,
+    ) -> ([f32; 3], [f32; 3]) {
         let s = &self.settings;
         let p = self.sorted.position(i);
         let v = self.sorted.velocity(i);
-        let acceleration = self.acceleration(p, v, seen);
-        let new_v = rules::limit_speed(
-            v + h * acceleration,
-            MIN_SPEED_FACTOR * s.speed,
-            MAX_SPEED_FACTOR * s.speed,
-            v,
-        );
+        let (acceleration, fleeing) = self.acceleration(p, v, seen, forces);
+        let top = if fleeing {
+            PANIC_SPEED_FACTOR * MAX_SPEED_FACTOR * s.speed
+        } else {
+            MAX_SPEED_FACTOR * s.speed
+        };
+        let new_v = rules::limit_speed(v + h * acceleration, MIN_SPEED_FACTOR * s.speed, top, v);
         let new_p = p + h * new_v;
         let mut position = [0.0; 3];
         let mut velocity = [0.0; 3];
@@ -483,15 +999,32 @@ impl Flock {
         (position, velocity)
     }
 
-    /// Neighbours of every boid found through the grid's ranges, as sorted lists of indices
-    /// into the current arrays. For tests: the step scans the same ranges.
+    /// Neighbours of every boid found through the grid's ranges (or, in nearest-k mode, its
+    /// growing rings), as sorted lists of indices into the current arrays. For tests: the
+    /// step scans the same cells.
     pub fn neighbour_sets(&mut self) -> Vec<Vec<usize>> {
         self.sort_into_cells();
         let view = View::new(&self.settings, self.world);
         let order = self.grid.order();
         let sorted = &self.sorted;
         let mut sets = vec![Vec::new(); self.len()];
+        if self.settings.topological {
+            let search = self.search(&view);
+            let mut found = Nearest::new(self.settings.nearest_k);
+            for (slot, &boid) in order.iter().enumerate() {
+                search.nearest(&self.seeker(slot), &mut found);
+                let set = &mut sets[boid as usize];
+                set.extend(found.iter().map(|(j, _, _)| order[j] as usize));
+                set.sort_unstable();
+            }
+            return sets;
+        }
         let mut spans = Vec::new();
+        let boids = Boids {
+            position: |j| sorted.position(j),
+            velocity: |j| sorted.velocity(j),
+            same_kind: |_, _| true,
+        };
         for (slot, &boid) in order.iter().enumerate() {
             let p = sorted.position(slot);
             let cell = self.grid.cell_coords(p.x, p.y, p.z);
@@ -499,12 +1032,10 @@ impl Flock {
             let found = &mut sets[boid as usize];
             let candidates = spans.iter().flat_map(|s| s.slots.clone());
             let record = |j: usize| found.push(order[j] as usize);
-            let position = |j| sorted.position(j);
-            let velocity = |j| sorted.velocity(j);
             if self.settings.wrap {
-                look_around::<true>(slot, candidates, position, velocity, &view, record);
+                look_around::<true, _, _, _>(slot, candidates, &boids, &view, record);
             } else {
-                look_around::<false>(slot, candidates, position, velocity, &view, record);
+                look_around::<false, _, _, _>(slot, candidates, &boids, &view, record);
             }
             found.sort_unstable();
         }
@@ -522,15 +1053,70 @@ impl Flock {
             .collect()
     }
 
-    fn look_around_brute_force(&self, i: usize, record: impl FnMut(usize)) -> Neighbourhood {
+    /// Boid `i`'s neighbourhood by checking every other boid, in the current order.
+    fn look_around_brute_force(&self, i: usize, mut record: impl FnMut(usize)) -> Neighbourhood {
         let view = View::new(&self.settings, self.world);
-        let position = |j| vec3_at(&self.positions, j);
-        let velocity = |j| vec3_at(&self.velocities, j);
-        if self.settings.wrap {
-            look_around::<true>(i, 0..self.len(), position, velocity, &view, record)
-        } else {
-            look_around::<false>(i, 0..self.len(), position, velocity, &view, record)
+        let boids = Boids {
+            position: |j| vec3_at(&self.positions, j),
+            velocity: |j| vec3_at(&self.velocities, j),
+            same_kind: |i: usize, j: usize| self.species[i] == self.species[j],
+        };
+        if self.settings.topological {
+            return self.nearest_brute_force(i, &view, &boids, record);
         }
+        if self.settings.wrap {
+            look_around::<true, _, _, _>(i, 0..self.len(), &boids, &view, record)
+        } else {
+            look_around::<false, _, _, _>(i, 0..self.len(), &boids, &view, &mut record)
+        }
+    }
+
+    /// Boid `i`'s k nearest visible boids by sorting everyone by distance.
+    fn nearest_brute_force<P, V, K>(
+        &self,
+        i: usize,
+        view: &View,
+        boids: &Boids<P, V, K>,
+        mut record: impl FnMut(usize),
+    ) -> Neighbourhood
+    where
+        P: Fn(usize) -> Vec3,
+        V: Fn(usize) -> Vec3,
+        K: Fn(usize, usize) -> bool,
+    {
+        let p = (boids.position)(i);
+        let forward = (boids.velocity)(i).normalize_or_zero();
+        let mut everyone: Vec<(f32, usize, Vec3)> = (0..self.len())
+            .filter(|&j| j != i)
+            .map(|j| {
+                let offset = if self.settings.wrap {
+                    view.offset_between::<true>(p, (boids.position)(j))
+                } else {
+                    (boids.position)(j) - p
+                };
+                (offset.length_squared(), j, offset)
+            })
+            .filter(|&(d2, _, offset)| match view.cos_half_fov {
+                Some(cos) => rules::in_field_of_view(forward, offset, d2.sqrt(), cos),
+                None => true,
+            })
+            .collect();
+        everyone.sort_by(|a, b| a.0.total_cmp(&b.0));
+        everyone.truncate(self.settings.nearest_k);
+        let mut seen = Neighbourhood::default();
+        for &(d2, j, offset) in &everyone {
+            record(j);
+            seen.count += 1;
+            let v = (boids.velocity)(j);
+            if (boids.same_kind)(i, j) {
+                seen.sum_velocity += v;
+                seen.sum_offset += offset;
+            }
+            if d2 < view.separation_squared {
+                seen.separation += rules::repulsion(offset, d2, (boids.velocity)(i) - v, i, j);
+            }
+        }
+        seen
     }
 
     /// Accelerations (xyz per boid, in the current order) the next step would apply:
@@ -538,12 +1124,14 @@ impl Flock {
     /// a time. For tests.
     pub fn accelerations(&mut self, brute_force: bool) -> Vec<f32> {
         let mut out = vec![0.0; self.positions.len()];
+        let forces = self.forces();
         if brute_force {
             for i in 0..self.len() {
                 let seen = self.look_around_brute_force(i, |_| {});
                 let p = vec3_at(&self.positions, i);
                 let v = vec3_at(&self.velocities, i);
-                out[3 * i..3 * i + 3].copy_from_slice(&self.acceleration(p, v, &seen).to_array());
+                let (a, _) = self.acceleration(p, v, &seen, &forces);
+                out[3 * i..3 * i + 3].copy_from_slice(&a.to_array());
             }
             return out;
         }
@@ -553,7 +1141,8 @@ impl Flock {
             let p = flock.sorted.position(slot);
             let v = flock.sorted.velocity(slot);
             let boid = order[slot] as usize;
-            out[3 * boid..3 * boid + 3].copy_from_slice(&flock.acceleration(p, v, seen).to_array());
+            let (a, _) = flock.acceleration(p, v, seen, &forces);
+            out[3 * boid..3 * boid + 3].copy_from_slice(&a.to_array());
         });
         out
     }
@@ -561,7 +1150,7 @@ impl Flock {
 
 /// Keeps one coordinate inside [0, world]: wrapped around, or stopped at the wall with the
 /// velocity turned back inward.
-fn confine(position: f32, velocity: f32, world: f32, wrap: bool) -> (f32, f32) {
+pub(super) fn confine(position: f32, velocity: f32, world: f32, wrap: bool) -> (f32, f32) {
     if wrap {
         let wrapped = position.rem_euclid(world);
         // rem_euclid can round up to `world` itself for tiny negative inputs.

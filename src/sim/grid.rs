@@ -9,8 +9,11 @@ const MIN_CELL_BUDGET: usize = 4096;
 
 #[derive(Clone, Debug, Default)]
 pub struct Grid {
-    /// Cells per axis.
+    /// Cells along x and y (and z in 3D).
     dims: usize,
+    /// Cells along z: `dims` in 3D, one layer in a flat world (no cells wasted on z).
+    layers: usize,
+    flat: bool,
     /// How many cells away a neighbour can be (cells ≥ radius / reach wide).
     reach: usize,
     inv_cell: f32,
@@ -28,13 +31,17 @@ pub const MAX_REACH: usize = 2;
 impl Grid {
     /// Tiles a world of side `world` with cubic cells about `radius / reach` wide, so a
     /// scan `reach` cells each way covers the radius (`reach` 1: 3×3×3 cells, 2: 5×5×5
-    /// half-size cells that hug the sphere more tightly).
-    pub fn configure(&mut self, world: f32, radius: f32, reach: usize, count: usize) {
+    /// half-size cells that hug the sphere more tightly). A `flat` world has one layer of
+    /// cells: every z is 0.
+    pub fn configure(&mut self, world: f32, radius: f32, reach: usize, count: usize, flat: bool) {
         let reach = reach.clamp(1, MAX_REACH);
         let ideal = (world * reach as f32 / radius).floor().max(1.0) as usize;
-        let budget = (count * MAX_CELLS_PER_BOID).max(MIN_CELL_BUDGET);
-        let cap = (budget as f64).cbrt().floor().max(1.0) as usize;
+        let budget = (count * MAX_CELLS_PER_BOID).max(MIN_CELL_BUDGET) as f64;
+        let root = if flat { budget.sqrt() } else { budget.cbrt() };
+        let cap = root.floor().max(1.0) as usize;
         self.dims = ideal.min(cap).max(1);
+        self.layers = if flat { 1 } else { self.dims };
+        self.flat = flat;
         self.inv_cell = self.dims as f32 / world;
         // Capped cells are wider than asked, and may need less reach.
         let width = world / self.dims as f32;
@@ -49,19 +56,32 @@ impl Grid {
         self.reach
     }
 
-    #[cfg(test)]
+    /// Cells along z: 1 in a flat world.
+    pub fn layers(&self) -> usize {
+        self.layers
+    }
+
+    pub fn is_flat(&self) -> bool {
+        self.flat
+    }
+
+    /// Width of a cell.
     pub fn cell_width(&self) -> f32 {
         1.0 / self.inv_cell
     }
 
-    fn axis_cell(&self, coordinate: f32) -> usize {
+    fn axis_cell(&self, coordinate: f32, cells: usize) -> usize {
         // `as` saturates: NaN and negatives land in cell 0, never out of bounds.
-        ((coordinate * self.inv_cell) as usize).min(self.dims - 1)
+        ((coordinate * self.inv_cell) as usize).min(cells - 1)
     }
 
     /// Cell coordinates of a position.
     pub fn cell_coords(&self, x: f32, y: f32, z: f32) -> [usize; 3] {
-        [self.axis_cell(x), self.axis_cell(y), self.axis_cell(z)]
+        [
+            self.axis_cell(x, self.dims),
+            self.axis_cell(y, self.dims),
+            self.axis_cell(z, self.layers),
+        ]
     }
 
     pub fn cell_index(&self, [x, y, z]: [usize; 3]) -> usize {
@@ -69,7 +89,7 @@ impl Grid {
     }
 
     pub fn cell_count(&self) -> usize {
-        self.dims * self.dims * self.dims
+        self.dims * self.dims * self.layers
     }
 
     /// Counting sort of the boids at `positions` (xyz per boid) by cell; afterwards
@@ -128,7 +148,7 @@ mod tests {
 
     fn grid(world: f32, cell: f32, count: usize) -> Grid {
         let mut grid = Grid::default();
-        grid.configure(world, cell, 1, count);
+        grid.configure(world, cell, 1, count, false);
         grid
     }
 
@@ -146,15 +166,28 @@ mod tests {
         assert!(g.cell_width() >= 1.0);
         // Half-size cells: a scan two cells each way still covers the radius.
         let mut half = Grid::default();
-        half.configure(40.0, 5.0, 2, 1000);
+        half.configure(40.0, 5.0, 2, 1000, false);
         assert_eq!((half.dims(), half.reach()), (16, 2));
         assert!(half.cell_width() * 2.0 >= 5.0);
         // Capped half-size cells wide enough for one-cell reach fall back to it.
-        half.configure(1000.0, 5.0, 2, 10);
+        half.configure(1000.0, 5.0, 2, 10, false);
         assert_eq!(half.reach(), 1);
         assert!(half.cell_width() >= 5.0);
         // A radius wider than the world: one cell.
         assert_eq!(grid(10.0, 12.0, 100).dims(), 1);
+    }
+
+    #[test]
+    fn a_flat_world_has_one_layer_and_a_square_budget() {
+        let mut flat = Grid::default();
+        flat.configure(100.0, 5.0, 1, 1500, true);
+        assert_eq!((flat.dims(), flat.layers()), (20, 1));
+        assert_eq!(flat.cell_count(), 400);
+        assert_eq!(flat.cell_coords(99.0, 3.0, 0.0), [19, 0, 0]);
+        // The cap follows the area: at most about 8 cells per boid.
+        flat.configure(1000.0, 1.0, 1, 50, true);
+        assert!(flat.cell_count() <= MIN_CELL_BUDGET);
+        assert_eq!(flat.dims(), 64);
     }
 
     #[test]

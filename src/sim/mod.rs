@@ -1,14 +1,26 @@
 //! The simulation. Knows nothing of the web: built, tested and benchmarked natively.
 
+mod behaviours;
 mod flock;
 mod grid;
+mod leader;
+mod nearest;
 pub mod params;
+mod predator;
+pub mod presets;
 mod rng;
 pub mod rules;
 mod scan;
 
+pub use behaviours::{
+    FLEE_FORCE_FACTOR, LEADER_PACE, MAX_OBSTACLES, MAX_OBSTACLE_RADIUS, MIN_OBSTACLE_RADIUS,
+    OBSTACLE_CLEARANCE, PANIC_SPEED_FACTOR,
+};
 pub use flock::{
     auto_world_size, Flock, Settings, BENCH_DT, MAX_SPEED_FACTOR, MAX_STEP, MAX_SUBSTEP,
     MIN_SPEED_FACTOR,
 };
+pub use nearest::MAX_K;
 pub use params::{Kind, Param, ParamError, ParamSpec, Scale, PARAMS};
+pub use predator::MAX_PREDATORS;
+pub use presets::{Preset, UnknownPreset, PRESETS};

@@ -130,6 +130,140 @@ pub fn limit_speed(velocity: Vec3, min: f32, max: f32, fallback: Vec3) -> Vec3 {
     }
 }
 
+/// How much a hawk at `offset` (= hawk − boid) frightens a boid that flees from hawks
+/// within `radius`: a direction away from the hawk, longer the closer the hawk (1 at the
+/// boid, 0 at the radius). `None` outside the radius. A hawk exactly on the boid has no
+/// direction and is ignored for that instant: the next step separates them.
+pub fn flee_from(offset: Vec3, radius: f32) -> Option<Vec3> {
+    let distance_squared = offset.length_squared();
+    if distance_squared >= radius * radius {
+        return None;
+    }
+    let distance = distance_squared.sqrt();
+    let away = -offset / distance.max(1e-6);
+    Some(away * (1.0 - distance / radius))
+}
+
+/// Where a ray from `origin` along the unit vector `direction` first meets the sphere
+/// (`centre`, `radius`): the distance along the ray, or `None` when it misses or the sphere
+/// lies behind. A ray starting inside the sphere hits at 0.
+pub fn ray_sphere(origin: Vec3, direction: Vec3, centre: Vec3, radius: f32) -> Option<f32> {
+    let to_centre = centre - origin;
+    let c = to_centre.length_squared() - radius * radius;
+    if c <= 0.0 {
+        return Some(0.0);
+    }
+    let along = to_centre.dot(direction);
+    if along <= 0.0 {
+        return None;
+    }
+    let discriminant = along * along - c;
+    if discriminant < 0.0 {
+        return None;
+    }
+    Some(along - discriminant.sqrt())
+}
+
+/// A unit vector perpendicular to `direction` (unit), in the x-y plane when it can be: the
+/// way a boid flying straight at an obstacle's centre turns, since the normal alone would
+/// only slow it down.
+fn sideways(direction: Vec3) -> Vec3 {
+    Vec3::new(-direction.y, direction.x, 0.0)
+        .try_normalize()
+        .unwrap_or_else(|| direction.any_orthonormal_vector())
+}
+
+/// Steering around a sphere (`centre`, `radius`, already padded by the clearance a boid keeps)
+/// for a boid at `position` flying at `velocity`: it looks `look_ahead` units along its
+/// heading, and if that ray hits the sphere it is pushed along the surface normal at the hit
+/// point, harder the nearer the hit (`strength` at the surface, 0 at `look_ahead`). A boid
+/// inside the sphere is pushed straight out at full strength.
+pub fn avoid_sphere(
+    position: Vec3,
+    velocity: Vec3,
+    centre: Vec3,
+    radius: f32,
+    look_ahead: f32,
+    strength: f32,
+) -> Vec3 {
+    let from_centre = position - centre;
+    if from_centre.length_squared() < radius * radius {
+        let out = from_centre
+            .try_normalize()
+            .unwrap_or_else(|| velocity.try_normalize().unwrap_or(Vec3::X));
+        return out * strength;
+    }
+    let Some(heading) = velocity.try_normalize() else {
+        return Vec3::ZERO;
+    };
+    let Some(hit) = ray_sphere(position, heading, centre, radius) else {
+        return Vec3::ZERO;
+    };
+    if hit >= look_ahead {
+        return Vec3::ZERO;
+    }
+    let normal = (position + heading * hit - centre) / radius;
+    // The normal's part across the heading is what turns the boid; near a head-on hit it
+    // vanishes, so a turn to the side makes up the rest.
+    let across = normal - heading * normal.dot(heading);
+    let turn = if across.length_squared() < 0.25 {
+        let side = sideways(heading);
+        let side = if side.dot(across) < 0.0 { -side } else { side };
+        normal + side * 0.5
+    } else {
+        normal
+    };
+    turn.normalize() * (strength * (1.0 - hit / look_ahead))
+}
+
+/// Steering to follow a leader at `offset` (= leader − boid) flying at `leader_velocity`:
+/// toward the velocity that matches the leader's and closes the gap in about one second,
+/// no faster than `top_speed`, clamped to `max_force`. Matching the leader's velocity (not
+/// only aiming at it) keeps followers streaming along the route instead of balling up.
+pub fn follow(
+    offset: Vec3,
+    leader_velocity: Vec3,
+    velocity: Vec3,
+    top_speed: f32,
+    max_force: f32,
+) -> Vec3 {
+    const CLOSING_RATE: f32 = 1.0;
+    let desired = (leader_velocity + offset * CLOSING_RATE).clamp_length_max(top_speed);
+    (desired - velocity).clamp_length_max(max_force)
+}
+
+/// The wind as an acceleration: `strength` toward `heading` degrees in the x-y plane
+/// (0° is +x, 90° is +y), tilted `elevation` degrees toward +z.
+pub fn wind(strength: f32, heading: f32, elevation: f32) -> Vec3 {
+    let (sin_heading, cos_heading) = heading.to_radians().sin_cos();
+    let (sin_elevation, cos_elevation) = elevation.to_radians().sin_cos();
+    Vec3::new(
+        cos_elevation * cos_heading,
+        cos_elevation * sin_heading,
+        sin_elevation,
+    ) * strength
+}
+
+/// The pointer's pull on a boid that sees it at `offset` (= pointer − boid): toward it when
+/// `attract` (from anywhere in the world), else away from it within `repel_radius` and harder
+/// the closer. Steering at `cruise` speed, clamped to `max_force`.
+pub fn pointer_pull(
+    offset: Vec3,
+    velocity: Vec3,
+    attract: bool,
+    repel_radius: f32,
+    cruise: f32,
+    max_force: f32,
+) -> Vec3 {
+    if attract {
+        return steer(offset, velocity, cruise, max_force);
+    }
+    match flee_from(offset, repel_radius) {
+        Some(away) => steer(away, velocity, cruise, max_force) * (away.length() * 2.0).min(1.0),
+        None => Vec3::ZERO,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -279,5 +413,83 @@ mod tests {
         assert_eq!(stopped, Vec3::new(0.0, 0.0, 5.0));
         let nan = limit_speed(Vec3::splat(f32::NAN), 5.0, 14.0, Vec3::ZERO);
         assert!(nan.is_finite() && (nan.length() - 5.0).abs() < 1e-4);
+    }
+
+    #[test]
+    fn flee_points_away_from_the_hawk_and_fades_at_the_radius() {
+        let hawk_on_the_right = Vec3::new(2.0, 0.0, 0.0);
+        let away = flee_from(hawk_on_the_right, 10.0).unwrap();
+        assert!(away.x < 0.0 && away.y == 0.0 && away.z == 0.0);
+        assert!((away.length() - 0.8).abs() < 1e-6);
+        let farther = flee_from(Vec3::new(8.0, 0.0, 0.0), 10.0).unwrap();
+        assert!(farther.length() < away.length());
+        assert_eq!(flee_from(Vec3::new(0.0, 10.0, 0.0), 10.0), None);
+        assert!(flee_from(Vec3::ZERO, 10.0).unwrap().is_finite());
+    }
+
+    #[test]
+    fn rays_hit_spheres_in_front_and_miss_those_behind_or_beside() {
+        let centre = Vec3::new(10.0, 0.0, 0.0);
+        let hit = ray_sphere(Vec3::ZERO, Vec3::X, centre, 2.0).unwrap();
+        assert!((hit - 8.0).abs() < 1e-5);
+        assert_eq!(ray_sphere(Vec3::ZERO, -Vec3::X, centre, 2.0), None);
+        assert_eq!(ray_sphere(Vec3::ZERO, Vec3::Y, centre, 2.0), None);
+        let grazing = ray_sphere(Vec3::new(0.0, 1.9, 0.0), Vec3::X, centre, 2.0);
+        assert!(grazing.is_some_and(|t| t > 8.0 && t < 10.0));
+        assert_eq!(ray_sphere(centre, Vec3::X, centre, 2.0), Some(0.0));
+    }
+
+    #[test]
+    fn avoidance_turns_away_from_a_sphere_ahead_only() {
+        let v = Vec3::new(10.0, 0.0, 0.0);
+        let centre = Vec3::new(10.0, 1.0, 0.0);
+        let push = avoid_sphere(Vec3::ZERO, v, centre, 3.0, 14.0, 100.0);
+        assert!(
+            push.y < 0.0,
+            "turns away from the side the sphere is on: {push:?}"
+        );
+        let nearer = avoid_sphere(Vec3::new(5.0, 0.0, 0.0), v, centre, 3.0, 14.0, 100.0);
+        assert!(nearer.length() > push.length(), "nearer hits push harder");
+        // Out of reach, beside or behind: nothing.
+        assert_eq!(
+            avoid_sphere(Vec3::ZERO, v, centre * 3.0, 3.0, 14.0, 100.0),
+            Vec3::ZERO
+        );
+        assert_eq!(
+            avoid_sphere(Vec3::ZERO, -v, centre, 3.0, 14.0, 100.0),
+            Vec3::ZERO
+        );
+        // Head-on, the push still has a sideways part.
+        let head_on = avoid_sphere(Vec3::ZERO, v, Vec3::new(8.0, 0.0, 0.0), 3.0, 14.0, 100.0);
+        assert!(head_on.y.abs() > 0.1 * head_on.length(), "{head_on:?}");
+        // Inside: straight out at full strength.
+        let inside = avoid_sphere(Vec3::new(10.0, 2.0, 0.0), v, centre, 3.0, 14.0, 100.0);
+        assert!(inside.y > 99.0 && inside.x.abs() < 1e-3, "{inside:?}");
+    }
+
+    #[test]
+    fn wind_blows_toward_its_heading_and_elevation() {
+        let east = wind(2.0, 0.0, 0.0);
+        assert!((east - Vec3::new(2.0, 0.0, 0.0)).length() < 1e-6);
+        let north = wind(1.0, 90.0, 0.0);
+        assert!((north - Vec3::Y).length() < 1e-6);
+        let up = wind(1.0, 45.0, 90.0);
+        assert!((up - Vec3::Z).length() < 1e-6);
+        assert_eq!(wind(0.0, 123.0, 45.0), Vec3::ZERO);
+    }
+
+    #[test]
+    fn the_pointer_attracts_or_repels() {
+        let v = Vec3::new(0.0, 10.0, 0.0);
+        let pointer_right = Vec3::new(30.0, 0.0, 0.0);
+        let pull = pointer_pull(pointer_right, v, true, 10.0, 10.0, 20.0);
+        assert!(pull.x > 0.0);
+        let near_right = Vec3::new(3.0, 0.0, 0.0);
+        let push = pointer_pull(near_right, v, false, 10.0, 10.0, 20.0);
+        assert!(push.x < 0.0);
+        assert_eq!(
+            pointer_pull(pointer_right, v, false, 10.0, 10.0, 20.0),
+            Vec3::ZERO
+        );
     }
 }

@@ -29,6 +29,9 @@ pub struct Sorted {
     pub vx: Vec<f32>,
     pub vy: Vec<f32>,
     pub vz: Vec<f32>,
+    /// Species of each boid as a float, so the scan compares four at once. Filled only when
+    /// there is more than one species (else left empty and never read).
+    pub species: Vec<f32>,
 }
 
 impl Sorted {
@@ -48,6 +51,15 @@ impl Sorted {
             // Padding: far outside any world, so never within anyone's radius.
             column.extend([f32::MAX; LANES]);
         }
+    }
+
+    /// Fills the species column from per-boid `species` in the order `order`.
+    pub fn gather_species(&mut self, order: &[u32], species: &[u8]) {
+        self.species.clear();
+        self.species
+            .extend(order.iter().map(|&i| f32::from(species[i as usize])));
+        // Padding lanes are masked off by position; any species will do.
+        self.species.extend([0.0; LANES]);
     }
 
     pub fn position(&self, i: usize) -> Vec3 {
@@ -70,12 +82,12 @@ pub struct Span {
 /// What a boid needs to know about the world while it looks around.
 #[derive(Clone, Copy, Debug)]
 pub struct View {
-    world: f32,
+    pub(super) world: f32,
     half_world: f32,
     perception_squared: f32,
-    separation_squared: f32,
+    pub(super) separation_squared: f32,
     /// `None`: sees all around.
-    cos_half_fov: Option<f32>,
+    pub(super) cos_half_fov: Option<f32>,
 }
 
 impl View {
@@ -105,7 +117,7 @@ impl View {
         d
     }
 
-    fn offset_between<const WRAP: bool>(&self, from: Vec3, to: Vec3) -> Vec3 {
+    pub(super) fn offset_between<const WRAP: bool>(&self, from: Vec3, to: Vec3) -> Vec3 {
         Vec3::new(
             self.offset::<WRAP>(from.x, to.x),
             self.offset::<WRAP>(from.y, to.y),
@@ -114,16 +126,34 @@ impl View {
     }
 }
 
+/// The state of the boids as the one-at-a-time scans read it, by index.
+pub struct Boids<P, V, K> {
+    pub position: P,
+    pub velocity: V,
+    /// Whether boid `j` is of the same species as boid `i`: only those count for alignment
+    /// and cohesion (everyone counts for separation).
+    pub same_kind: K,
+}
+
 /// One boid at a time: sums what boid `i` sees among `candidates`; `on_neighbour` hears of
 /// every boid that counts. The reference implementation of the rules' neighbourhood.
-pub fn look_around<const WRAP: bool>(
+pub fn look_around<const WRAP: bool, P, V, K>(
     i: usize,
     candidates: impl Iterator<Item = usize>,
-    position: impl Fn(usize) -> Vec3,
-    velocity: impl Fn(usize) -> Vec3,
+    boids: &Boids<P, V, K>,
     view: &View,
     mut on_neighbour: impl FnMut(usize),
-) -> Neighbourhood {
+) -> Neighbourhood
+where
+    P: Fn(usize) -> Vec3,
+    V: Fn(usize) -> Vec3,
+    K: Fn(usize, usize) -> bool,
+{
+    let Boids {
+        position,
+        velocity,
+        same_kind,
+    } = boids;
     let p = position(i);
     let forward = velocity(i).normalize_or_zero();
     let mut seen = Neighbourhood::default();
@@ -140,8 +170,10 @@ pub fn look_around<const WRAP: bool>(
         }
         on_neighbour(j);
         seen.count += 1;
-        seen.sum_velocity += velocity(j);
-        seen.sum_offset += offset;
+        if same_kind(i, j) {
+            seen.sum_velocity += velocity(j);
+            seen.sum_offset += offset;
+        }
         if distance_squared < view.separation_squared {
             let drift = velocity(i) - velocity(j);
             seen.separation += rules::repulsion(offset, distance_squared, drift, i, j);
@@ -153,11 +185,13 @@ pub fn look_around<const WRAP: bool>(
 /// The step's scan: the same sums as [`look_around`] over the `spans` of `sorted`, four
 /// candidates at a time in `Vec4` lanes (SSE2 natively, `simd128` in wasm).
 /// `WRAP`: find the nearest image of every candidate (only for worlds so few cells wide
-/// that spans cannot carry the shift); `FOV`: the field of view is narrower than 360°.
+/// that spans cannot carry the shift); `FOV`: the field of view is narrower than 360°;
+/// `SPECIES`: more than one species, so alignment and cohesion sum only the boid's own
+/// kind (read from `sorted.species`, which is empty otherwise).
 /// The boid itself is scanned too (it is in its own cell) and taken out at the end, which
 /// costs less than masking it in every group of lanes.
 #[inline(always)]
-pub fn look_around_lanes<const WRAP: bool, const FOV: bool>(
+pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>(
     i: usize,
     spans: &[Span],
     sorted: &Sorted,
@@ -188,6 +222,7 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool>(
     let perception_squared = Vec4::splat(view.perception_squared);
     let separation_squared = Vec4::splat(view.separation_squared);
     let coincident = Vec4::splat(COINCIDENT);
+    let own_kind = Vec4::splat(if SPECIES { sorted.species[i] } else { 0.0 });
     // Counts go through lane bitmasks into plain integers: fewer vector registers live.
     let (mut count, mut coincident_count) = (0u32, 0u32);
     let (mut vx, mut vy, mut vz) = (Vec4::ZERO, Vec4::ZERO, Vec4::ZERO);
@@ -228,7 +263,14 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool>(
                 continue;
             }
             count += inside.bitmask().count_ones();
-            let w = Vec4::select(inside, Vec4::ONE, Vec4::ZERO);
+            let flocking = if SPECIES {
+                let first = lanes.start + k * LANES;
+                let kinds = Vec4::from_slice(&sorted.species[first..first + LANES]);
+                inside & kinds.cmpeq(own_kind)
+            } else {
+                inside
+            };
+            let w = Vec4::select(flocking, Vec4::ONE, Vec4::ZERO);
             vx += w * Vec4::from_slice(vx_j);
             vy += w * Vec4::from_slice(vy_j);
             vz += w * Vec4::from_slice(vz_j);
@@ -274,19 +316,26 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool>(
     seen
 }
 
-/// Dispatches to the scan specialised for the world's edges and the field of view.
+/// Dispatches to the scan specialised for the world's edges, the field of view and
+/// whether there is more than one species.
 pub fn look_around_fast(
     i: usize,
     spans: &[Span],
     sorted: &Sorted,
     view: &View,
     nearest_image: bool,
+    species: bool,
 ) -> Neighbourhood {
-    match (nearest_image, view.cos_half_fov.is_some()) {
-        (false, false) => look_around_lanes::<false, false>(i, spans, sorted, view),
-        (false, true) => look_around_lanes::<false, true>(i, spans, sorted, view),
-        (true, false) => look_around_lanes::<true, false>(i, spans, sorted, view),
-        (true, true) => look_around_lanes::<true, true>(i, spans, sorted, view),
+    let fov = view.cos_half_fov.is_some();
+    match (nearest_image, fov, species) {
+        (false, false, false) => look_around_lanes::<false, false, false>(i, spans, sorted, view),
+        (false, true, false) => look_around_lanes::<false, true, false>(i, spans, sorted, view),
+        (true, false, false) => look_around_lanes::<true, false, false>(i, spans, sorted, view),
+        (true, true, false) => look_around_lanes::<true, true, false>(i, spans, sorted, view),
+        (false, false, true) => look_around_lanes::<false, false, true>(i, spans, sorted, view),
+        (false, true, true) => look_around_lanes::<false, true, true>(i, spans, sorted, view),
+        (true, false, true) => look_around_lanes::<true, false, true>(i, spans, sorted, view),
+        (true, true, true) => look_around_lanes::<true, true, true>(i, spans, sorted, view),
     }
 }
 
@@ -314,7 +363,7 @@ pub fn neighbour_spans(
         }
     };
     if needs_nearest_image(grid, wrap) {
-        for row in 0..(n * n) as usize {
+        for row in 0..n as usize * grid.layers() {
             push(row * n as usize, 0, n - 1, Vec3::ZERO);
         }
         return;
@@ -330,7 +379,9 @@ pub fn neighbour_spans(
         }
     };
     let (cx, cy, cz) = (cx as isize, cy as isize, cz as isize);
-    for dz in -reach..=reach {
+    // A flat world is one layer thick and never wraps in z.
+    let z_reach = if grid.is_flat() { 0 } else { reach };
+    for dz in -z_reach..=z_reach {
         let Some((z, shift_z)) = wrap_index(cz + dz) else {
             continue;
         };

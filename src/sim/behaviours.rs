@@ -1,0 +1,341 @@
+//! The behaviours beyond the three rules: hawks to flee, obstacles to avoid, leaders to
+//! follow, the pointer, and the wind. Their state is a handful of small arrays beside the
+//! flock's; what they do to one boid is [`Behaviours::acceleration`], built from the pure
+//! functions in `rules`.
+
+use glam::Vec3;
+
+use super::leader::{LeaderPath, SEGMENTS};
+use super::predator;
+use super::rules;
+
+/// The most obstacles at once.
+pub const MAX_OBSTACLES: usize = 32;
+/// Obstacle radii are clamped to this range (world units).
+pub const MIN_OBSTACLE_RADIUS: f32 = 0.5;
+pub const MAX_OBSTACLE_RADIUS: f32 = 20.0;
+/// How far a boid keeps its centre from an obstacle's surface: it steers around a sphere
+/// this much larger than the one drawn.
+pub const OBSTACLE_CLEARANCE: f32 = 1.0;
+/// A boid looks this many seconds of flight ahead for obstacles.
+const LOOK_AHEAD_SECONDS: f32 = 1.0;
+/// Fleeing boids steer this many times harder than a rule may...
+pub const FLEE_FORCE_FACTOR: f32 = 4.0;
+/// ...and their speed limit is this many times the usual one: they panic.
+pub const PANIC_SPEED_FACTOR: f32 = 2.0;
+/// Hawks turn this many times harder than a boid's rule may.
+const HAWK_AGILITY_FACTOR: f32 = 1.5;
+/// Leaders fly at this fraction of the cruise speed, so that the flock can keep up: a dense
+/// flock (cohesion and separation each steer against the current velocity) slows toward
+/// the slowest speed a boid flies.
+pub const LEADER_PACE: f32 = 0.5;
+/// The pointer counts this many times as much as a rule of the same weight: it must win
+/// over cohesion to break a dense flock apart.
+pub const POINTER_FORCE_FACTOR: f32 = 2.0;
+/// A repelling pointer reaches this fraction of the world side.
+const POINTER_REPEL_REACH: f32 = 0.3;
+
+/// The pointer, while it is held down.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pointer {
+    pub point: Vec3,
+    /// Toward the point (else away from it).
+    pub attract: bool,
+}
+
+/// Everything beyond the boids themselves. Positions and velocities are xyz per item.
+#[derive(Clone, Debug, Default)]
+pub struct Behaviours {
+    pub hawk_positions: Vec<f32>,
+    pub hawk_velocities: Vec<f32>,
+    /// Seconds into each hawk's circle-and-dive cycle.
+    hawk_clocks: Vec<f32>,
+    /// Where each leader is on the loop (a parameter in `0..SEGMENTS`).
+    leader_phases: Vec<f32>,
+    pub leader_positions: Vec<f32>,
+    pub leader_velocities: Vec<f32>,
+    /// x, y, z, radius.
+    pub obstacles: Vec<[f32; 4]>,
+    pub pointer: Option<Pointer>,
+}
+
+/// What the behaviours need to know about the world and the settings during one step.
+#[derive(Clone, Copy, Debug)]
+pub struct Forces {
+    /// Anything to do at all: when false, [`Behaviours::acceleration`] is never called.
+    pub active: bool,
+    pub flat: bool,
+    pub wrap: bool,
+    pub world: f32,
+    pub cruise: f32,
+    pub max_force: f32,
+    pub wind: Vec3,
+    pub flee_radius: f32,
+    /// Top speed, and top speed while fleeing.
+    pub top_speed: f32,
+    pub panic_speed: f32,
+    /// The soft walls' margin and push at the wall (used only when the edges do not wrap).
+    pub walls: (f32, f32),
+    pub leader_weight: f32,
+    pub pointer_strength: f32,
+    /// Push of an obstacle at its surface: enough to turn a boid at top speed within the
+    /// look-ahead, whatever the other rules want.
+    pub obstacle_strength: f32,
+}
+
+impl Forces {
+    /// Offset from `from` to `to`, to the nearest image across wrapped edges.
+    pub fn offset(&self, from: Vec3, to: Vec3) -> Vec3 {
+        let d = to - from;
+        if !self.wrap {
+            return d;
+        }
+        let half = 0.5 * self.world;
+        d - Vec3::select(
+            d.cmpgt(Vec3::splat(half)),
+            Vec3::splat(self.world),
+            Vec3::ZERO,
+        ) + Vec3::select(
+            d.cmplt(Vec3::splat(-half)),
+            Vec3::splat(self.world),
+            Vec3::ZERO,
+        )
+    }
+}
+
+fn vec3_at(values: &[f32], k: usize) -> Vec3 {
+    Vec3::from_slice(&values[3 * k..3 * k + 3])
+}
+
+impl Behaviours {
+    pub fn hawks(&self) -> usize {
+        self.hawk_positions.len() / 3
+    }
+
+    pub fn leaders(&self) -> usize {
+        self.leader_phases.len()
+    }
+
+    /// Whether anything here acts on the boids.
+    pub fn any(&self) -> bool {
+        self.hawks() > 0
+            || self.leaders() > 0
+            || !self.obstacles.is_empty()
+            || self.pointer.is_some()
+    }
+
+    /// Keeps `count` hawks: new ones start at their places, flying at `speed`.
+    pub fn set_hawks(&mut self, count: usize, world: f32, flat: bool, speed: f32) {
+        let count = count.min(predator::MAX_PREDATORS);
+        let kept = self.hawks().min(count);
+        self.hawk_positions.truncate(3 * kept);
+        self.hawk_velocities.truncate(3 * kept);
+        self.hawk_clocks.truncate(kept);
+        for index in kept..count {
+            let (position, heading) = predator::start(index, world, flat);
+            self.hawk_positions.extend(position.to_array());
+            self.hawk_velocities.extend((heading * speed).to_array());
+            self.hawk_clocks.push(predator::start_clock(index));
+        }
+    }
+
+    /// Sets hawk `index`'s state, at the start of a dive (for lessons and tests); false if
+    /// there is no such hawk.
+    pub fn place_hawk(&mut self, index: usize, position: Vec3, velocity: Vec3) -> bool {
+        if index >= self.hawks() {
+            return false;
+        }
+        self.hawk_clocks[index] = predator::DIVE_START;
+        self.hawk_positions[3 * index..3 * index + 3].copy_from_slice(&position.to_array());
+        self.hawk_velocities[3 * index..3 * index + 3].copy_from_slice(&velocity.to_array());
+        true
+    }
+
+    pub fn set_hawk_speed(&mut self, speed: f32) {
+        for v in self.hawk_velocities.chunks_exact_mut(3) {
+            let heading = Vec3::from_slice(v).try_normalize().unwrap_or(Vec3::X);
+            v.copy_from_slice(&(heading * speed).to_array());
+        }
+    }
+
+    /// Keeps `count` leaders, spread evenly around the loop behind the first.
+    pub fn set_leaders(&mut self, count: usize, world: f32, flat: bool, cruise: f32) {
+        let first = self.leader_phases.first().copied().unwrap_or(0.0);
+        self.leader_phases.clear();
+        self.leader_phases.extend(
+            (0..count)
+                .map(|k| (first + k as f32 * SEGMENTS as f32 / count as f32) % SEGMENTS as f32),
+        );
+        self.place_leaders(&LeaderPath::new(world, flat), cruise);
+    }
+
+    /// `count` leaders, starting from the beginning of the loop.
+    pub fn restart_leaders(&mut self, count: usize, world: f32, flat: bool, cruise: f32) {
+        self.leader_phases.clear();
+        self.set_leaders(count, world, flat, cruise);
+    }
+
+    fn place_leaders(&mut self, path: &LeaderPath, cruise: f32) {
+        self.leader_positions.clear();
+        self.leader_velocities.clear();
+        for &u in &self.leader_phases {
+            self.leader_positions.extend(path.position(u).to_array());
+            let heading = path.derivative(u).try_normalize().unwrap_or(Vec3::X);
+            self.leader_velocities
+                .extend((heading * (LEADER_PACE * cruise)).to_array());
+        }
+    }
+
+    /// Moves every leader `h` seconds along the loop.
+    pub fn move_leaders(&mut self, h: f32, world: f32, flat: bool, cruise: f32) {
+        if self.leader_phases.is_empty() {
+            return;
+        }
+        let path = LeaderPath::new(world, flat);
+        for u in &mut self.leader_phases {
+            *u = path.advance(*u, LEADER_PACE * cruise * h);
+        }
+        self.place_leaders(&path, cruise);
+    }
+
+    /// Moves every hawk `h` seconds: `nearest_boid(position)` is where the boid nearest to
+    /// a point is (if any); `walls` is the soft walls' (margin, strength) when they are on.
+    pub fn move_hawks(
+        &mut self,
+        h: f32,
+        forces: &Forces,
+        speed: f32,
+        walls: Option<(f32, f32)>,
+        mut nearest_boid: impl FnMut(Vec3) -> Option<Vec3>,
+    ) {
+        let agility = HAWK_AGILITY_FACTOR * forces.max_force;
+        for k in 0..self.hawks() {
+            let p = vec3_at(&self.hawk_positions, k);
+            let v = vec3_at(&self.hawk_velocities, k);
+            self.hawk_clocks[k] += h;
+            let mode = predator::mode(self.hawk_clocks[k]);
+            let wanted = match nearest_boid(p) {
+                Some(boid) => {
+                    predator::heading(mode, forces.offset(p, boid), v, forces.flee_radius)
+                }
+                None => v,
+            };
+            let walls = match walls {
+                Some((margin, _)) => {
+                    let strength = 2.0 * speed * speed / margin + 2.0 * agility;
+                    rules::wall_push(p, forces.world, margin, strength)
+                }
+                None => Vec3::ZERO,
+            };
+            let mut new_v = predator::fly(v, wanted, walls, speed, agility, h);
+            if forces.flat {
+                new_v.z = 0.0;
+                new_v = new_v.try_normalize().unwrap_or(Vec3::X) * speed;
+            }
+            let mut new_p = p + h * new_v;
+            for axis in 0..3 {
+                (new_p[axis], new_v[axis]) =
+                    super::flock::confine(new_p[axis], new_v[axis], forces.world, forces.wrap);
+            }
+            self.hawk_positions[3 * k..3 * k + 3].copy_from_slice(&new_p.to_array());
+            self.hawk_velocities[3 * k..3 * k + 3].copy_from_slice(&new_v.to_array());
+        }
+    }
+
+    /// Adds an obstacle; false (and nothing added) when there are `MAX_OBSTACLES` already.
+    pub fn add_obstacle(&mut self, centre: Vec3, radius: f32) -> bool {
+        if self.obstacles.len() >= MAX_OBSTACLES {
+            return false;
+        }
+        let radius = radius.clamp(MIN_OBSTACLE_RADIUS, MAX_OBSTACLE_RADIUS);
+        self.obstacles.push([centre.x, centre.y, centre.z, radius]);
+        true
+    }
+
+    /// Moves obstacles and the pointer into the plane z = 0 (for a flat world).
+    pub fn flatten(&mut self) {
+        for obstacle in &mut self.obstacles {
+            obstacle[2] = 0.0;
+        }
+        if let Some(pointer) = &mut self.pointer {
+            pointer.point.z = 0.0;
+        }
+    }
+
+    /// What the hawks, obstacles, leaders, pointer and wind do to a boid at `p` flying at
+    /// `v`: an acceleration, and whether it is fleeing (and so may fly faster).
+    pub fn acceleration(&self, forces: &Forces, p: Vec3, v: Vec3) -> (Vec3, bool) {
+        let mut acceleration = forces.wind;
+        let mut fleeing = false;
+        if self.hawks() > 0 {
+            let away: Vec3 = self
+                .hawk_positions
+                .chunks_exact(3)
+                .filter_map(|hawk| {
+                    rules::flee_from(forces.offset(p, Vec3::from_slice(hawk)), forces.flee_radius)
+                })
+                .sum();
+            if away != Vec3::ZERO {
+                fleeing = true;
+                let force = FLEE_FORCE_FACTOR * forces.max_force;
+                acceleration += rules::steer(away, v, forces.panic_speed, force);
+            }
+        }
+        if !self.obstacles.is_empty() {
+            let look_ahead = LOOK_AHEAD_SECONDS * v.length() + OBSTACLE_CLEARANCE;
+            for &[x, y, z, radius] in &self.obstacles {
+                let centre = p + forces.offset(p, Vec3::new(x, y, z));
+                acceleration += rules::avoid_sphere(
+                    p,
+                    v,
+                    centre,
+                    radius + OBSTACLE_CLEARANCE,
+                    look_ahead,
+                    forces.obstacle_strength,
+                );
+            }
+        }
+        if self.leaders() > 0 {
+            let nearest = (0..self.leaders())
+                .map(|k| (k, forces.offset(p, vec3_at(&self.leader_positions, k))))
+                .min_by(|a, b| a.1.length_squared().total_cmp(&b.1.length_squared()));
+            if let Some((k, offset)) = nearest {
+                let leader_velocity = vec3_at(&self.leader_velocities, k);
+                acceleration += forces.leader_weight
+                    * rules::follow(
+                        offset,
+                        leader_velocity,
+                        v,
+                        forces.top_speed,
+                        forces.max_force,
+                    );
+            }
+        }
+        if let Some(pointer) = self.pointer {
+            let offset = forces.offset(p, pointer.point);
+            let repel_radius = POINTER_REPEL_REACH * forces.world;
+            acceleration += POINTER_FORCE_FACTOR
+                * forces.pointer_strength
+                * rules::pointer_pull(
+                    offset,
+                    v,
+                    pointer.attract,
+                    repel_radius,
+                    forces.cruise,
+                    forces.max_force,
+                );
+        }
+        if forces.flat {
+            acceleration.z = 0.0;
+        }
+        (acceleration, fleeing)
+    }
+
+    /// The look-ahead's push at an obstacle's surface for boids as fast as `top_speed`, on
+    /// top of rules that together push with `rules_total`: like the walls, enough to turn
+    /// a boid around within half the look-ahead.
+    pub fn obstacle_strength(top_speed: f32, rules_total: f32) -> f32 {
+        let look_ahead = LOOK_AHEAD_SECONDS * top_speed + OBSTACLE_CLEARANCE;
+        2.0 * top_speed * top_speed / look_ahead + 2.0 * rules_total
+    }
+}
