@@ -1,10 +1,11 @@
 //! `Flock` for JavaScript: a thin wrapper over [`crate::sim::Flock`] with camelCase names.
 //! Setters clamp to the parameter table and throw a `RangeError` for non-finite values.
 
-use js_sys::{Array, Float32Array, Object, Reflect};
+use glam::Vec3;
+use js_sys::{Array, Float32Array, Object, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 
-use crate::sim::{self, Kind, Param, Scale, PARAMS};
+use crate::sim::{self, Kind, Param, Scale, PARAMS, PRESETS};
 
 #[wasm_bindgen]
 pub struct Flock {
@@ -67,6 +68,33 @@ js_parameters! {
     maxForce / setMaxForce => Param::MaxForce;
     worldSize / setWorldSize => Param::WorldSize;
     seed / setSeed => Param::Seed;
+    predators / setPredators => Param::Predators;
+    predatorSpeed / setPredatorSpeed => Param::PredatorSpeed;
+    fleeRadius / setFleeRadius => Param::FleeRadius;
+    leaders / setLeaders => Param::Leaders;
+    leaderWeight / setLeaderWeight => Param::LeaderWeight;
+    pointerStrength / setPointerStrength => Param::PointerStrength;
+    windStrength / setWindStrength => Param::WindStrength;
+    windHeading / setWindHeading => Param::WindHeading;
+    windElevation / setWindElevation => Param::WindElevation;
+    speciesCount / setSpeciesCount => Param::SpeciesCount;
+    flat / setFlat => Param::Flat;
+    topological / setTopological => Param::Topological;
+    nearestK / setNearestK => Param::NearestK;
+}
+
+/// Refuses NaN and ±Infinity in a list of named numbers with a `RangeError` naming the first.
+fn finite(values: &[(&str, f64)]) -> Result<(), JsValue> {
+    match values.iter().find(|(_, v)| !v.is_finite()) {
+        Some((name, v)) => {
+            Err(js_sys::RangeError::new(&format!("{name} must be a finite number, got {v}")).into())
+        }
+        None => Ok(()),
+    }
+}
+
+fn point(x: f64, y: f64, z: f64) -> Vec3 {
+    Vec3::new(x as f32, y as f32, z as f32)
 }
 
 #[wasm_bindgen]
@@ -134,19 +162,132 @@ impl Flock {
 
     /// The parameter table: `[{name, label, min, max, default, step, unit, kind, scale,
     /// slider, description, getter, setter}]`. Sliders and docs are built from it.
+    /// Toggles (`kind: "toggle"`) read and set 0 or 1 like any number, except `wrap`, whose
+    /// getter and setter take a boolean.
     pub fn params() -> Array {
         PARAMS
             .iter()
             .map(|spec| JsValue::from(spec_object(spec)))
             .collect()
     }
+
+    /// The presets: `[{name, label, description, values: {param: value}}]`, where each
+    /// `param` is a name from `params()`.
+    pub fn presets() -> Array {
+        PRESETS
+            .iter()
+            .map(|preset| {
+                let object = Object::new();
+                let values = Object::new();
+                for &(param, value) in preset.values {
+                    set_field(&values, param.spec().name, value.into());
+                }
+                set_field(&object, "name", preset.name.into());
+                set_field(&object, "label", preset.label.into());
+                set_field(&object, "description", preset.description.into());
+                set_field(&object, "values", values.into());
+                JsValue::from(object)
+            })
+            .collect()
+    }
+
+    /// Sets every value of the preset `name` (see `presets()`); throws `RangeError` for a
+    /// name that is not a preset's, and changes nothing.
+    #[wasm_bindgen(js_name = applyPreset)]
+    pub fn apply_preset(&mut self, name: &str) -> Result<(), JsValue> {
+        self.inner.apply_preset(name).map_err(range_error)
+    }
+
+    /// A copy of each boid's species (0 to species − 1), in the same order as `positions()`.
+    pub fn species(&self) -> Uint8Array {
+        Uint8Array::from(self.inner.species())
+    }
+
+    /// Whether the world is flat (2D, every z is 0), as a boolean (`flat()` gives 0 or 1).
+    #[wasm_bindgen(js_name = isFlat)]
+    pub fn is_flat(&self) -> bool {
+        self.inner.is_flat()
+    }
+
+    /// A copy of the hawks' positions, xyz per hawk.
+    #[wasm_bindgen(js_name = predatorPositions)]
+    pub fn predator_positions(&self) -> Float32Array {
+        Float32Array::from(self.inner.predator_positions())
+    }
+
+    /// A copy of the hawks' velocities, xyz per hawk.
+    #[wasm_bindgen(js_name = predatorVelocities)]
+    pub fn predator_velocities(&self) -> Float32Array {
+        Float32Array::from(self.inner.predator_velocities())
+    }
+
+    /// A copy of the leaders' positions, xyz per leader.
+    #[wasm_bindgen(js_name = leaderPositions)]
+    pub fn leader_positions(&self) -> Float32Array {
+        Float32Array::from(self.inner.leader_positions())
+    }
+
+    /// A copy of the leaders' velocities, xyz per leader.
+    #[wasm_bindgen(js_name = leaderVelocities)]
+    pub fn leader_velocities(&self) -> Float32Array {
+        Float32Array::from(self.inner.leader_velocities())
+    }
+
+    /// `samples` points (xyz each) around the leaders' closed loop, for drawing it
+    /// (at most 10,000; non-finite or negative counts give none).
+    #[wasm_bindgen(js_name = leaderPath)]
+    pub fn leader_path(&self, samples: f64) -> Float32Array {
+        let samples = if samples.is_finite() {
+            samples.clamp(0.0, 10_000.0) as usize
+        } else {
+            0
+        };
+        Float32Array::from(&self.inner.leader_path(samples)[..])
+    }
+
+    /// A copy of the obstacles: x, y, z of the centre and the radius of each sphere.
+    pub fn obstacles(&self) -> Float32Array {
+        let flat: Vec<f32> = self.inner.obstacles().iter().flatten().copied().collect();
+        Float32Array::from(&flat[..])
+    }
+
+    /// Adds a spherical obstacle at (x, y, z) (kept inside the world; z = 0 in 2D) with
+    /// radius `r` (clamped to 0.5–20). Returns false, adding nothing, when there are 32
+    /// already; throws `RangeError` for NaN or ±Infinity.
+    #[wasm_bindgen(js_name = addObstacle)]
+    pub fn add_obstacle(&mut self, x: f64, y: f64, z: f64, r: f64) -> Result<bool, JsValue> {
+        finite(&[("x", x), ("y", y), ("z", z), ("r", r)])?;
+        Ok(self.inner.add_obstacle(point(x, y, z), r as f32))
+    }
+
+    #[wasm_bindgen(js_name = clearObstacles)]
+    pub fn clear_obstacles(&mut self) {
+        self.inner.clear_obstacles();
+    }
+
+    /// Holds the pointer at (x, y, z) (kept inside the world): the flock flies toward it, or
+    /// away from it when `repel`, until `clearPointer()`. Throws `RangeError` for NaN or
+    /// ±Infinity.
+    #[wasm_bindgen(js_name = setPointer)]
+    pub fn set_pointer(&mut self, x: f64, y: f64, z: f64, repel: bool) -> Result<(), JsValue> {
+        finite(&[("x", x), ("y", y), ("z", z)])?;
+        self.inner.set_pointer(point(x, y, z), !repel);
+        Ok(())
+    }
+
+    #[wasm_bindgen(js_name = clearPointer)]
+    pub fn clear_pointer(&mut self) {
+        self.inner.clear_pointer();
+    }
+}
+
+fn set_field(object: &Object, key: &str, value: JsValue) {
+    Reflect::set(object, &key.into(), &value).expect("setting a field of a fresh object");
 }
 
 fn spec_object(spec: &sim::ParamSpec) -> Object {
     let object = Object::new();
-    let set = |key: &str, value: JsValue| {
-        Reflect::set(&object, &key.into(), &value).expect("setting a field of a fresh object");
-    };
+    let set = |key: &str, value: JsValue| set_field(&object, key, value);
     let setter = format!("set{}{}", spec.name[..1].to_uppercase(), &spec.name[1..]);
     set("name", spec.name.into());
     set("label", spec.label.into());
