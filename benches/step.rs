@@ -1,11 +1,12 @@
 //! Native benchmark of one step on the standard scenario (`shared/bench-scenario.md`).
 //! `cargo bench --bench step` prints ms per step and ns per boid-step at 1k, 10k and 100k
-//! boids; set `BOIDS_BENCH_MILLION=1` to add 1,000,000. A benchmark, not a test: it asserts
-//! nothing about time.
+//! boids; set `BOIDS_BENCH_MILLION=1` to add 1,000,000. `BOIDS_BENCH_NEAREST=k` runs the same
+//! scenario with each boid heeding its k nearest neighbours instead of all within the radius.
+//! A benchmark, not a test: it asserts nothing about time.
 
 use std::time::Instant;
 
-use boids::sim::{Flock, BENCH_DT};
+use boids::sim::{Flock, Param, BENCH_DT};
 
 /// `BOIDS_BENCH_WARMUP`, `BOIDS_BENCH_STEPS` and `BOIDS_BENCH_COUNTS` (comma-separated)
 /// override the scenario's 100 / 100 / 1k,10k,100k, e.g. for a quick look under a profiler.
@@ -28,8 +29,15 @@ fn cpu_model() -> String {
         .unwrap_or_else(|| "unknown CPU".to_string())
 }
 
-fn median_step_ms(count: usize) -> (f64, f32) {
+/// Median ms per step, mean neighbours heeded and mean candidates examined per boid.
+fn median_step_ms(count: usize, nearest: Option<f64>) -> (f64, f32, f32) {
     let mut flock = Flock::bench_scenario(count);
+    if let Some(k) = nearest {
+        flock
+            .set(Param::Topological, 1.0)
+            .expect("a toggle is finite");
+        flock.set(Param::NearestK, k).expect("k is finite");
+    }
     for _ in 0..env_or("BOIDS_BENCH_WARMUP", 100) {
         flock.step(BENCH_DT);
     }
@@ -41,7 +49,11 @@ fn median_step_ms(count: usize) -> (f64, f32) {
         })
         .collect();
     times.sort_by(f64::total_cmp);
-    (times[times.len() / 2], flock.mean_neighbours())
+    (
+        times[times.len() / 2],
+        flock.mean_neighbours(),
+        flock.mean_candidates(),
+    )
 }
 
 fn main() {
@@ -57,17 +69,26 @@ fn main() {
     if std::env::var_os("BOIDS_BENCH_MILLION").is_some() {
         counts.push(1_000_000);
     }
+    let nearest: Option<f64> = std::env::var("BOIDS_BENCH_NEAREST")
+        .ok()
+        .and_then(|k| k.parse().ok());
+    let mode = match nearest {
+        Some(k) => format!(", {k} nearest neighbours"),
+        None => String::new(),
+    };
     println!(
-        "native step, standard scenario, one thread — {}",
+        "native step, standard scenario{mode}, one thread — {}",
         cpu_model()
     );
     println!(
-        "{:>9} | {:>9} | {:>13} | {:>10}",
-        "boids", "ms/step", "ns/boid-step", "neighbours"
+        "{:>9} | {:>9} | {:>13} | {:>10} | {:>10}",
+        "boids", "ms/step", "ns/boid-step", "neighbours", "candidates"
     );
     for count in counts {
-        let (ms, neighbours) = median_step_ms(count);
+        let (ms, neighbours, candidates) = median_step_ms(count, nearest);
         let ns_per_boid = ms * 1e6 / count as f64;
-        println!("{count:>9} | {ms:>9.3} | {ns_per_boid:>13.1} | {neighbours:>10.1}");
+        println!(
+            "{count:>9} | {ms:>9.3} | {ns_per_boid:>13.1} | {neighbours:>10.1} | {candidates:>10.1}"
+        );
     }
 }
