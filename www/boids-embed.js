@@ -211,8 +211,17 @@ export class BoidsFlock extends HTMLElement {
     this.url = this.urlMode ? new URLSearchParams(location.search) : new URLSearchParams();
     this.explicit = new Set();
     this.playedOnce = false;
+    // Fresh context state (the element may have been removed and added again).
+    this.view = null;
+    this.loseContext = null;
+    this.released = false;
+    this.restoring = false;
+    this.contextLost = false;
+    this.freshCanvas = false;
+    this.coverReason = null;
+    this.message = null;
     this.chooseLang();
-    if (this.isPage) this.catchPageErrors();
+    if (this.isPage && !this.pageHooks) this.catchPageErrors();
 
     this.canvas = this.makeCanvas();
     this.resizer = new ResizeObserver((entries) => {
@@ -257,7 +266,7 @@ export class BoidsFlock extends HTMLElement {
     this.dropView({ lose: true });
     this.flock?.free();
     this.flock = null;
-    if (this.isPage && window.flock) window.flock = undefined;
+    if (this.isPage) window.flock = window.view = undefined;
     clearTimeout(this.urlTimer);
     clearTimeout(this.restoreTimer);
   }
@@ -620,6 +629,7 @@ export class BoidsFlock extends HTMLElement {
   }
 
   catchPageErrors() {
+    this.pageHooks = true;
     // On the page the element owns, any uncaught error is the simulation's, and Space and R
     // work while nothing in particular has the focus.
     window.addEventListener('error', (event) => this.fail(event.error ?? event.message, { logged: true }));
@@ -793,6 +803,15 @@ export class BoidsFlock extends HTMLElement {
       this.dataset.context = 'restoring';
       try {
         this.loseContext.restoreContext();
+        clearTimeout(this.restoreTimer);
+        this.restoreTimer = setTimeout(() => {
+          if (!this.restoring) return;
+          // Never restored: start over on a new canvas.
+          this.restoring = false;
+          this.freshCanvas = true;
+          pool.release(this);
+          this.ensureView();
+        }, RESTORE_WAIT);
         return;
       } catch {
         this.restoring = false;

@@ -394,3 +394,32 @@ test('keyboard: Space pauses and R rebuilds when the flock has focus, not while 
   assert.deepEqual(pageErrors, []);
   await page.close();
 });
+
+test('moving an element keeps its flock; removing it frees flock and context; adding it back starts afresh', { timeout: 120_000 }, async () => {
+  const { page, pageErrors } = await open('/test/two.html');
+  await waitFlocks(page, 'boids-flock', { min: 2 });
+  const moved = await page.evaluate(() => {
+    const a = document.getElementById('a');
+    const flock = a.flock;
+    document.body.append(a); // move: disconnected and connected again at once
+    return a.flock === flock && a.view != null;
+  });
+  assert.ok(moved, 'a moved element keeps its Flock and View');
+  await page.evaluate(() => {
+    window.__removed = document.getElementById('b');
+    window.__removed.remove();
+  });
+  await page.waitForFunction(() => window.__removed.flock === null, null, { timeout: 5000 });
+  const lost = await page.evaluate(() => window.__removed.querySelector('canvas').getContext('webgl2').isContextLost());
+  assert.equal(lost, true, 'a removed element gives its WebGL context back');
+  for (const f of await recordFrames(page, 5)) assert.deepEqual(f.instanced, [300], 'only #a draws now');
+  await page.evaluate(() => document.body.append(window.__removed));
+  await waitFlocks(page, '#b');
+  assert.equal(await page.evaluate(() => document.getElementById('b').flock.count()), 700, 'added back: a new flock from its attributes');
+  await waitFrames(page, 3);
+  for (const f of await recordFrames(page, 5)) {
+    assert.deepEqual([...f.instanced].sort((x, y) => x - y), [300, 700], 'both draw again');
+  }
+  assert.deepEqual(pageErrors, []);
+  await page.close();
+});
