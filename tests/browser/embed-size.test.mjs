@@ -1,0 +1,30 @@
+// Size budget of the release build (issue 5): the whole dist/ at most 250 KB gzipped, the
+// wasm at most 150 KB gzipped. Measured like `gzip -9 -c file | wc -c`, file by file.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { distDir } from './helpers.mjs';
+
+const KB = 1000;
+
+function files(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const file = path.join(dir, entry.name);
+    return entry.isDirectory() ? files(file) : [file];
+  });
+}
+
+test('dist/ fits the size budget', () => {
+  const sizes = files(distDir).map((file) => ({
+    file: path.relative(distDir, file),
+    gz: gzipSync(readFileSync(file), { level: 9 }).length,
+  }));
+  const wasm = sizes.filter((s) => s.file.endsWith('.wasm'));
+  assert.equal(wasm.length, 1, 'one wasm file');
+  const total = sizes.reduce((sum, s) => sum + s.gz, 0);
+  console.log(`# wasm ${(wasm[0].gz / KB).toFixed(1)} KB gzipped, dist/ ${(total / KB).toFixed(1)} KB gzipped (${sizes.length} files)`);
+  assert.ok(wasm[0].gz <= 150 * KB, `the wasm is ${wasm[0].gz} bytes gzipped (limit 150 KB)`);
+  assert.ok(total <= 250 * KB, `dist/ is ${total} bytes gzipped (limit 250 KB)`);
+});
