@@ -300,3 +300,25 @@ fn every_behaviour_on_is_deterministic_and_finite() {
     assert_eq!(run(5), run(5));
     assert_ne!(run(5).0, run(6).0);
 }
+
+#[test]
+fn counts_in_hand_made_settings_are_kept_in_range() {
+    use boids::sim::Settings;
+    let settings = Settings {
+        predators: 99,
+        leaders: 99,
+        species: 1000,
+        nearest_k: 0,
+        ..Settings::default()
+    };
+    let mut flock = Flock::with_settings(300, Some(1), settings);
+    assert_eq!(flock.get(Param::Predators), 5.0);
+    assert_eq!(flock.predator_positions().len(), 15);
+    assert_eq!(flock.get(Param::Leaders), 3.0);
+    assert_eq!(flock.leader_positions().len(), 9);
+    assert_eq!(flock.get(Param::SpeciesCount), 4.0);
+    assert!(flock.species().iter().all(|&k| k < 4));
+    assert_eq!(flock.get(Param::NearestK), 1.0);
+    flock.step(DT);
+    assert!(all_finite(&flock));
+}

@@ -163,8 +163,18 @@ impl Flock {
         Self::with_settings(count, seed, Settings::default())
     }
 
-    pub fn with_settings(count: usize, seed: Option<u32>, settings: Settings) -> Self {
+    /// A flock with `settings`; counts in them (hawks, leaders, species, k) are kept inside
+    /// the table's ranges.
+    pub fn with_settings(count: usize, seed: Option<u32>, mut settings: Settings) -> Self {
         let seed = seed.unwrap_or_else(random_seed);
+        let within = |value: usize, param: Param| {
+            let spec = param.spec();
+            value.clamp(spec.min as usize, spec.max as usize)
+        };
+        settings.predators = within(settings.predators, Param::Predators);
+        settings.leaders = within(settings.leaders, Param::Leaders);
+        settings.species = within(settings.species, Param::SpeciesCount);
+        settings.nearest_k = within(settings.nearest_k, Param::NearestK);
         let mut flock = Flock {
             settings,
             seed,
