@@ -1,17 +1,18 @@
 #version 300 es
-// Edges of the world cube: the unit cube's edges scaled by the world size.
+// Lines: the world's edges (the unit cube scaled by the world size) or the leaders' loop
+// (already in world coordinates, scale 1).
 precision highp float;
 
-layout(location = 0) in vec3 a_corner;
+layout(location = 0) in vec3 a_point;
 
 uniform mat4 u_view_proj;
 uniform vec3 u_eye;
-uniform float u_world;
+uniform vec3 u_scale;
 
 out float v_distance;
 
 void main() {
-    vec3 world = a_corner * u_world;
+    vec3 world = a_point * u_scale;
     gl_Position = u_view_proj * vec4(world, 1.0);
     v_distance = distance(world, u_eye);
 }

@@ -83,6 +83,37 @@ impl OrbitCamera {
         [self.yaw, self.pitch, self.zoom]
     }
 
+    /// Matrices for a flat world (the square of side `world` on GL's floor, y = 0) seen
+    /// from straight above; only the zoom applies.
+    pub fn frame_from_above(&self, world: f32, aspect: f32) -> CameraFrame {
+        let world = world.max(1e-3);
+        let aspect = if aspect.is_finite() && aspect > 0.0 {
+            aspect
+        } else {
+            1.0
+        };
+        let target = Vec3::new(0.5 * world, 0.0, 0.5 * world);
+        let radius = 0.5 * 2f32.sqrt() * world;
+        let half_y = 0.5 * FOV_Y;
+        let half_x = (half_y.tan() * aspect).atan();
+        // The square's half side, not its circumcircle, has to fit.
+        let fit = 0.55 * world / half_y.min(half_x).tan();
+        let distance = fit / self.zoom;
+        let eye = target + Vec3::Y * distance;
+        let near = (distance - radius).max(0.005 * radius);
+        let far = distance + radius;
+        // Looking down with GL's -z up on screen: x runs right and the lesson's y (GL's z)
+        // runs down, as on a 2D canvas.
+        let view = view::look_at_mat4(eye, target, Vec3::NEG_Z);
+        let proj = opengl::perspective(FOV_Y, aspect, near, far);
+        CameraFrame {
+            view_proj: proj * view,
+            eye,
+            distance,
+            radius,
+        }
+    }
+
     /// Matrices for a world cube of side `world` seen in a viewport of `aspect` = width / height.
     pub fn frame(&self, world: f32, aspect: f32) -> CameraFrame {
         let world = world.max(1e-3);

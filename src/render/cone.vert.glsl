@@ -5,13 +5,14 @@ precision highp float;
 
 layout(location = 0) in vec3 a_vertex;     // cone mesh, pointing along +x, length 1
 layout(location = 1) in vec3 a_normal;
-layout(location = 2) in vec4 a_pos_kind;   // instance: position xyz, kind (0 boid, 1 predator)
-layout(location = 3) in vec4 a_vel_spare;  // instance: velocity xyz, spare
+layout(location = 2) in vec4 a_pos_kind;   // instance: position xyz, kind (0 boid, 1 hawk, 2 leader)
+layout(location = 3) in vec4 a_vel_species;  // instance: velocity xyz, species (0-3)
 
 uniform mat4 u_view_proj;
 uniform vec3 u_eye;
 uniform float u_size;    // length of an ordinary boid, world units
 uniform float u_cruise;  // cruise speed, world units per second
+uniform float u_species; // how many species fly (1: colour by heading instead)
 
 out vec3 v_normal;
 out vec3 v_color;
@@ -25,7 +26,7 @@ vec3 hue(float t) {
 }
 
 void main() {
-    vec3 velocity = a_vel_spare.xyz;
+    vec3 velocity = a_vel_species.xyz;
     float speed = length(velocity);
     vec3 forward = speed > 1e-6 ? velocity / speed : vec3(1.0, 0.0, 0.0);
     // Any "up" not parallel to forward gives a frame; the cone is round, so roll is invisible.
@@ -35,7 +36,7 @@ void main() {
     mat3 turn = mat3(forward, up, right);
 
     float kind = a_pos_kind.w;
-    float size = u_size * (kind > 0.5 ? 2.2 : 1.0);
+    float size = u_size * (kind > 1.5 ? 1.7 : kind > 0.5 ? 2.2 : 1.0);
     vec3 world = a_pos_kind.xyz + turn * (a_vertex * size);
     gl_Position = u_view_proj * vec4(world, 1.0);
 
@@ -46,10 +47,14 @@ void main() {
     // together share a colour; climbing boids are lighter, diving ones deeper, and slow
     // boids a little greyer.
     float compass = atan(forward.z, forward.x) / TAU + 0.5;
-    vec3 color = hue(compass);
+    // Several species: each its own colour (well apart on the wheel), so the flocks that
+    // share the sky stay tellable apart; heading still shades them a little.
+    vec3 color = u_species > 1.5
+        ? mix(hue(a_vel_species.w / 4.0 + 0.08), hue(compass), 0.15)
+        : hue(compass);
     color = mix(color, vec3(1.0), 0.25 * max(forward.y, 0.0));
     color *= 1.0 - 0.3 * max(-forward.y, 0.0);
     float relative = u_cruise > 0.0 ? speed / u_cruise : 1.0;
     color = mix(vec3(dot(color, vec3(0.3, 0.5, 0.2))), color, clamp(0.4 + 0.6 * relative, 0.0, 1.0));
-    v_color = kind > 0.5 ? vec3(0.95, 0.18, 0.14) : color;
+    v_color = kind > 1.5 ? vec3(1.0, 0.82, 0.3) : kind > 0.5 ? vec3(0.95, 0.18, 0.14) : color;
 }

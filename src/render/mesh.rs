@@ -1,4 +1,5 @@
-//! Static meshes: the boid cone and the unit cube's edges. Built once, uploaded once.
+//! Static meshes: the boid cone, the unit sphere and the unit cube's edges. Built once,
+//! uploaded once.
 
 /// Segments around the cone. Smooth normals hide the facets, so few are enough.
 pub const CONE_SEGMENTS: usize = 8;
@@ -79,4 +80,41 @@ pub fn cube_edges() -> Vec<f32> {
         }
     }
     lines
+}
+
+/// Rings and segments of the obstacle sphere.
+const SPHERE_RINGS: usize = 12;
+const SPHERE_SEGMENTS: usize = 20;
+
+/// A unit sphere (latitude/longitude), counter-clockwise faces outward; each vertex's
+/// normal equals its position, stored as in the cone (`VERTEX_FLOATS` per vertex).
+pub fn sphere() -> Mesh {
+    let mut vertices =
+        Vec::with_capacity((SPHERE_RINGS + 1) * (SPHERE_SEGMENTS + 1) * VERTEX_FLOATS);
+    for ring in 0..=SPHERE_RINGS {
+        let polar = std::f32::consts::PI * ring as f32 / SPHERE_RINGS as f32;
+        for segment in 0..=SPHERE_SEGMENTS {
+            let azimuth = std::f32::consts::TAU * segment as f32 / SPHERE_SEGMENTS as f32;
+            let p = [
+                polar.sin() * azimuth.cos(),
+                polar.cos(),
+                polar.sin() * azimuth.sin(),
+            ];
+            vertices.extend_from_slice(&p);
+            vertices.extend_from_slice(&p);
+        }
+    }
+    let row = SPHERE_SEGMENTS + 1;
+    let mut indices = Vec::with_capacity(SPHERE_RINGS * SPHERE_SEGMENTS * 6);
+    for ring in 0..SPHERE_RINGS {
+        for segment in 0..SPHERE_SEGMENTS {
+            let a = ring * row + segment;
+            let b = a + row;
+            indices.extend([a, a + 1, b, a + 1, b + 1, b]);
+        }
+    }
+    Mesh {
+        vertices,
+        indices: indices.into_iter().map(|i| i as u16).collect(),
+    }
 }

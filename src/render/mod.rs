@@ -5,14 +5,20 @@
 //! The cone mesh and the cube's edges are static; the instance buffer is allocated for a
 //! capacity that only grows (doubling), so steady state allocates nothing on the GPU.
 //!
-//! Instance layout, 8 floats (32 bytes) per boid:
+//! Hawks and leaders are cones too, in the same instance buffer and the same draw. The
+//! obstacles (a few lit spheres) and the leaders' loop add small non-instanced draws.
 //!
-//! | floats | meaning                                             |
-//! |--------|-----------------------------------------------------|
-//! | 0..3   | position xyz                                        |
-//! | 3      | kind: 0 boid, 1 predator (drawn larger and red)     |
-//! | 4..7   | velocity xyz (orientation and colour come from it)  |
-//! | 7      | spare (species, later)                              |
+//! Instance layout, 8 floats (32 bytes) per cone:
+//!
+//! | floats | meaning                                                        |
+//! |--------|----------------------------------------------------------------|
+//! | 0..3   | position xyz                                                   |
+//! | 3      | kind: 0 boid, 1 hawk (larger, red), 2 leader (larger, gold)    |
+//! | 4..7   | velocity xyz (orientation and colour come from it)             |
+//! | 7      | species (0–3; colours the boid when there is more than one)    |
+//!
+//! The simulation's z axis points up; GL's y does. Records, spheres and the loop are
+//! written with y and z swapped, so the lessons' "above" (a 2D flock at z = 0) is above.
 
 mod camera;
 mod mesh;
@@ -38,6 +44,19 @@ const CONE_VERT: &str = include_str!("cone.vert.glsl");
 const CONE_FRAG: &str = include_str!("cone.frag.glsl");
 const BOX_VERT: &str = include_str!("box.vert.glsl");
 const BOX_FRAG: &str = include_str!("box.frag.glsl");
+const SPHERE_VERT: &str = include_str!("sphere.vert.glsl");
+const SPHERE_FRAG: &str = include_str!("sphere.frag.glsl");
+/// Points along the drawn leaders' loop.
+const PATH_SAMPLES: usize = 160;
+/// Kinds of cone (see the instance layout).
+const KIND_BOID: f32 = 0.0;
+const KIND_HAWK: f32 = 1.0;
+const KIND_LEADER: f32 = 2.0;
+
+/// Simulation (z up) to GL (y up) coordinates.
+fn gl_xyz(v: &[f32]) -> [f32; 3] {
+    [v[0], v[2], v[1]]
+}
 
 /// The drawing buffer's size in device pixels.
 #[derive(Clone, Copy, Debug)]
@@ -53,13 +72,24 @@ struct ConeProgram {
     size: Option<glow::UniformLocation>,
     cruise: Option<glow::UniformLocation>,
     fog: Option<glow::UniformLocation>,
+    species: Option<glow::UniformLocation>,
 }
 
-struct BoxProgram {
+/// Lines: the world's edges (the unit cube scaled) and the leaders' loop (scale 1).
+struct LineProgram {
     program: glow::Program,
     view_proj: Option<glow::UniformLocation>,
     eye: Option<glow::UniformLocation>,
-    world: Option<glow::UniformLocation>,
+    scale: Option<glow::UniformLocation>,
+    fog: Option<glow::UniformLocation>,
+    color: Option<glow::UniformLocation>,
+}
+
+struct SphereProgram {
+    program: glow::Program,
+    view_proj: Option<glow::UniformLocation>,
+    eye: Option<glow::UniformLocation>,
+    sphere: Option<glow::UniformLocation>,
     fog: Option<glow::UniformLocation>,
 }
 
@@ -67,7 +97,8 @@ struct BoxProgram {
 pub struct Renderer {
     gl: glow::Context,
     cones: ConeProgram,
-    edges: BoxProgram,
+    lines: LineProgram,
+    spheres: SphereProgram,
     cone_vao: glow::VertexArray,
     cone_vertices: glow::Buffer,
     cone_indices: glow::Buffer,
@@ -80,6 +111,15 @@ pub struct Renderer {
     box_vao: glow::VertexArray,
     box_vertices: glow::Buffer,
     box_vertex_count: i32,
+    sphere_vao: glow::VertexArray,
+    sphere_vertices: glow::Buffer,
+    sphere_indices: glow::Buffer,
+    sphere_index_count: i32,
+    path_vao: glow::VertexArray,
+    path_vertices: glow::Buffer,
+    /// The loop as last uploaded (GL coordinates), re-sent only when it changes.
+    path: Vec<f32>,
+    path_scratch: Vec<f32>,
 }
 
 /// Views floats as bytes for upload.
@@ -159,7 +199,8 @@ impl Renderer {
     /// the GL info log in the message.
     pub fn new(gl: glow::Context) -> Result<Renderer, String> {
         let cone_program = program(&gl, "cone", CONE_VERT, CONE_FRAG)?;
-        let box_program = program(&gl, "box", BOX_VERT, BOX_FRAG)?;
+        let line_program = program(&gl, "line", BOX_VERT, BOX_FRAG)?;
+        let sphere_program = program(&gl, "sphere", SPHERE_VERT, SPHERE_FRAG)?;
         // SAFETY (block): WebGL calls on objects created here, with data that outlives them.
         unsafe {
             let location = |program, name: &str| gl.get_uniform_location(program, name);
@@ -170,13 +211,22 @@ impl Renderer {
                 size: location(cone_program, "u_size"),
                 cruise: location(cone_program, "u_cruise"),
                 fog: location(cone_program, "u_fog"),
+                species: location(cone_program, "u_species"),
             };
-            let edges = BoxProgram {
-                program: box_program,
-                view_proj: location(box_program, "u_view_proj"),
-                eye: location(box_program, "u_eye"),
-                world: location(box_program, "u_world"),
-                fog: location(box_program, "u_fog"),
+            let lines = LineProgram {
+                program: line_program,
+                view_proj: location(line_program, "u_view_proj"),
+                eye: location(line_program, "u_eye"),
+                scale: location(line_program, "u_scale"),
+                fog: location(line_program, "u_fog"),
+                color: location(line_program, "u_color"),
+            };
+            let spheres = SphereProgram {
+                program: sphere_program,
+                view_proj: location(sphere_program, "u_view_proj"),
+                eye: location(sphere_program, "u_eye"),
+                sphere: location(sphere_program, "u_sphere"),
+                fog: location(sphere_program, "u_fog"),
             };
 
             // The cone: static mesh (attributes 0, 1) + per-instance records (2, 3).
@@ -224,12 +274,47 @@ impl Renderer {
             gl.bind_vertex_array(None);
 
             // The cube's edges.
-            let lines = mesh::cube_edges();
+            let edges = mesh::cube_edges();
+            let lines_mesh_len = edges.len();
             let box_vao = gl.create_vertex_array()?;
             gl.bind_vertex_array(Some(box_vao));
             let box_vertices = gl.create_buffer()?;
             gl.bind_buffer(glow::ARRAY_BUFFER, Some(box_vertices));
-            gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, as_bytes(&lines), glow::STATIC_DRAW);
+            gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, as_bytes(&edges), glow::STATIC_DRAW);
+            gl.enable_vertex_attrib_array(0);
+            gl.vertex_attrib_pointer_f32(0, 3, glow::FLOAT, false, 12, 0);
+
+            // Obstacles: one unit sphere, placed and scaled by a uniform per obstacle.
+            let ball = mesh::sphere();
+            let sphere_vao = gl.create_vertex_array()?;
+            gl.bind_vertex_array(Some(sphere_vao));
+            let sphere_vertices = gl.create_buffer()?;
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(sphere_vertices));
+            gl.buffer_data_u8_slice(
+                glow::ARRAY_BUFFER,
+                as_bytes(&ball.vertices),
+                glow::STATIC_DRAW,
+            );
+            gl.enable_vertex_attrib_array(0);
+            gl.vertex_attrib_pointer_f32(0, 3, glow::FLOAT, false, stride, 0);
+            let sphere_indices = gl.create_buffer()?;
+            gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(sphere_indices));
+            gl.buffer_data_u8_slice(
+                glow::ELEMENT_ARRAY_BUFFER,
+                index_bytes(&ball.indices),
+                glow::STATIC_DRAW,
+            );
+
+            // The leaders' loop: filled when leaders first appear, refilled when it moves.
+            let path_vao = gl.create_vertex_array()?;
+            gl.bind_vertex_array(Some(path_vao));
+            let path_vertices = gl.create_buffer()?;
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(path_vertices));
+            gl.buffer_data_size(
+                glow::ARRAY_BUFFER,
+                (PATH_SAMPLES * 12) as i32,
+                glow::DYNAMIC_DRAW,
+            );
             gl.enable_vertex_attrib_array(0);
             gl.vertex_attrib_pointer_f32(0, 3, glow::FLOAT, false, 12, 0);
             gl.bind_vertex_array(None);
@@ -247,7 +332,8 @@ impl Renderer {
 
             Ok(Renderer {
                 cones,
-                edges,
+                lines,
+                spheres,
                 cone_vao,
                 cone_vertices,
                 cone_indices,
@@ -257,7 +343,15 @@ impl Renderer {
                 staging: Vec::with_capacity(INITIAL_CAPACITY * INSTANCE_FLOATS),
                 box_vao,
                 box_vertices,
-                box_vertex_count: (lines.len() / 3) as i32,
+                box_vertex_count: (lines_mesh_len / 3) as i32,
+                sphere_vao,
+                sphere_vertices,
+                sphere_indices,
+                sphere_index_count: ball.indices.len() as i32,
+                path_vao,
+                path_vertices,
+                path: Vec::new(),
+                path_scratch: Vec::with_capacity(PATH_SAMPLES * 3),
                 gl,
             })
         }
@@ -268,19 +362,52 @@ impl Renderer {
         self.capacity
     }
 
-    /// Interleaves the flock's arrays into the staging records.
+    /// Interleaves the flock's boids, then its hawks and leaders, into the staging records.
     fn stage(&mut self, flock: &sim::Flock) {
-        let positions = flock.positions();
-        let velocities = flock.velocities();
-        let count = flock.len();
-        self.staging.resize(count * INSTANCE_FLOATS, 0.0);
-        for ((record, p), v) in self
-            .staging
-            .chunks_exact_mut(INSTANCE_FLOATS)
-            .zip(positions.chunks_exact(3))
-            .zip(velocities.chunks_exact(3))
-        {
-            record.copy_from_slice(&[p[0], p[1], p[2], 0.0, v[0], v[1], v[2], 0.0]);
+        self.staging.clear();
+        let species = flock.species();
+        let boids = flock
+            .positions()
+            .chunks_exact(3)
+            .zip(flock.velocities().chunks_exact(3))
+            .enumerate()
+            .map(|(i, (p, v))| (p, v, KIND_BOID, species.get(i).copied().unwrap_or(0)));
+        let hawks = flock
+            .predator_positions()
+            .chunks_exact(3)
+            .zip(flock.predator_velocities().chunks_exact(3))
+            .map(|(p, v)| (p, v, KIND_HAWK, 0));
+        let leaders = flock
+            .leader_positions()
+            .chunks_exact(3)
+            .zip(flock.leader_velocities().chunks_exact(3))
+            .map(|(p, v)| (p, v, KIND_LEADER, 0));
+        for (p, v, kind, species) in boids.chain(hawks).chain(leaders) {
+            let [px, py, pz] = gl_xyz(p);
+            let [vx, vy, vz] = gl_xyz(v);
+            self.staging
+                .extend_from_slice(&[px, py, pz, kind, vx, vy, vz, f32::from(species)]);
+        }
+    }
+
+    /// Sends the leaders' loop to the GPU when it differs from what is there.
+    fn update_path(&mut self, flock: &sim::Flock) {
+        self.path_scratch.clear();
+        if !flock.leader_positions().is_empty() {
+            let samples = flock.leader_path(PATH_SAMPLES);
+            self.path_scratch
+                .extend(samples.chunks_exact(3).flat_map(gl_xyz));
+        }
+        if self.path_scratch != self.path {
+            std::mem::swap(&mut self.path, &mut self.path_scratch);
+            if !self.path.is_empty() {
+                let gl = &self.gl;
+                // SAFETY: uploads into this renderer's own buffer, sized for PATH_SAMPLES.
+                unsafe {
+                    gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.path_vertices));
+                    gl.buffer_sub_data_u8_slice(glow::ARRAY_BUFFER, 0, as_bytes(&self.path));
+                }
+            }
         }
     }
 
@@ -288,16 +415,22 @@ impl Renderer {
     /// instanced call and, when the world has walls, the cube's edges.
     pub fn draw(&mut self, flock: &sim::Flock, camera: &OrbitCamera, viewport: Viewport) {
         let world = flock.world_size();
+        let flat = flock.is_flat();
         let aspect = viewport.width.max(1) as f32 / viewport.height.max(1) as f32;
-        let frame = camera.frame(world, aspect);
+        let frame = if flat {
+            camera.frame_from_above(world, aspect)
+        } else {
+            camera.frame(world, aspect)
+        };
         // Fog from just in front of the centre to the far side of the world.
         let fog = [
             (frame.distance - 0.4 * frame.radius).max(0.0),
             frame.distance + 1.1 * frame.radius,
         ];
         let view_proj = frame.view_proj.to_cols_array();
-        let count = flock.len();
+        self.update_path(flock);
         self.stage(flock);
+        let count = self.staging.len() / INSTANCE_FLOATS;
         let gl = &self.gl;
         // SAFETY (block): WebGL calls on this renderer's objects; the uploaded slice is
         // borrowed for the duration of the call.
@@ -313,6 +446,7 @@ impl Renderer {
                 gl.uniform_1_f32(c.size.as_ref(), boid_size(world));
                 gl.uniform_1_f32(c.cruise.as_ref(), flock.settings().speed);
                 gl.uniform_2_f32(c.fog.as_ref(), fog[0], fog[1]);
+                gl.uniform_1_f32(c.species.as_ref(), flock.settings().species as f32);
                 gl.bind_vertex_array(Some(self.cone_vao));
                 gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.instances));
                 if count > self.capacity {
@@ -334,19 +468,50 @@ impl Renderer {
                 );
             }
 
-            if !flock.settings().wrap {
-                let e = &self.edges;
-                gl.use_program(Some(e.program));
-                gl.uniform_matrix_4_f32_slice(e.view_proj.as_ref(), false, &view_proj);
-                gl.uniform_3_f32(e.eye.as_ref(), frame.eye.x, frame.eye.y, frame.eye.z);
-                gl.uniform_1_f32(e.world.as_ref(), world);
-                gl.uniform_2_f32(e.fog.as_ref(), fog[0], fog[1]);
-                gl.bind_vertex_array(Some(self.box_vao));
+            let obstacles = flock.obstacles();
+            if !obstacles.is_empty() {
+                let o = &self.spheres;
+                gl.use_program(Some(o.program));
+                gl.uniform_matrix_4_f32_slice(o.view_proj.as_ref(), false, &view_proj);
+                gl.uniform_3_f32(o.eye.as_ref(), frame.eye.x, frame.eye.y, frame.eye.z);
+                gl.uniform_2_f32(o.fog.as_ref(), fog[0], fog[1]);
+                gl.bind_vertex_array(Some(self.sphere_vao));
+                for &[x, y, z, radius] in obstacles {
+                    gl.uniform_4_f32(o.sphere.as_ref(), x, z, y, radius);
+                    gl.draw_elements(
+                        glow::TRIANGLES,
+                        self.sphere_index_count,
+                        glow::UNSIGNED_SHORT,
+                        0,
+                    );
+                }
+            }
+
+            let l = &self.lines;
+            let walls = !flock.settings().wrap;
+            if walls || !self.path.is_empty() {
+                gl.use_program(Some(l.program));
+                gl.uniform_matrix_4_f32_slice(l.view_proj.as_ref(), false, &view_proj);
+                gl.uniform_3_f32(l.eye.as_ref(), frame.eye.x, frame.eye.y, frame.eye.z);
+                gl.uniform_2_f32(l.fog.as_ref(), fog[0], fog[1]);
                 // Lines never hide boids: test depth, don't write it.
                 gl.depth_mask(false);
-                gl.draw_arrays(glow::LINES, 0, self.box_vertex_count);
-                gl.depth_mask(true);
             }
+            if walls {
+                // A flat world is a square: the cube squashed to its floor.
+                let height = if flat { 0.0 } else { world };
+                gl.uniform_3_f32(l.scale.as_ref(), world, height, world);
+                gl.uniform_4_f32(l.color.as_ref(), 0.62, 0.76, 1.0, 0.28);
+                gl.bind_vertex_array(Some(self.box_vao));
+                gl.draw_arrays(glow::LINES, 0, self.box_vertex_count);
+            }
+            if !self.path.is_empty() {
+                gl.uniform_3_f32(l.scale.as_ref(), 1.0, 1.0, 1.0);
+                gl.uniform_4_f32(l.color.as_ref(), 1.0, 0.8, 0.35, 0.45);
+                gl.bind_vertex_array(Some(self.path_vao));
+                gl.draw_arrays(glow::LINE_LOOP, 0, (self.path.len() / 3) as i32);
+            }
+            gl.depth_mask(true);
             gl.bind_vertex_array(None);
         }
     }
@@ -362,18 +527,23 @@ impl Drop for Renderer {
             if !gl.is_program(self.cones.program) {
                 return;
             }
-            gl.delete_vertex_array(self.cone_vao);
-            gl.delete_vertex_array(self.box_vao);
+            for vao in [self.cone_vao, self.box_vao, self.sphere_vao, self.path_vao] {
+                gl.delete_vertex_array(vao);
+            }
             for buffer in [
                 self.cone_vertices,
                 self.cone_indices,
                 self.instances,
                 self.box_vertices,
+                self.sphere_vertices,
+                self.sphere_indices,
+                self.path_vertices,
             ] {
                 gl.delete_buffer(buffer);
             }
-            gl.delete_program(self.cones.program);
-            gl.delete_program(self.edges.program);
+            for program in [self.cones.program, self.lines.program, self.spheres.program] {
+                gl.delete_program(program);
+            }
         }
     }
 }
