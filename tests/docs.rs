@@ -45,7 +45,10 @@ fn parameter_table() -> String {
 fn readme_parameter_table_follows_the_code() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
     let readme = std::fs::read_to_string(path).expect("README.md");
-    let start = readme.find(START).expect("README has the params:start marker") + START.len();
+    let start = readme
+        .find(START)
+        .expect("README has the params:start marker")
+        + START.len();
     let end = readme.find(END).expect("README has the params:end marker");
     let expected = format!("\n{}", parameter_table());
     if std::env::var_os("BOIDS_BLESS").is_some() {
