@@ -9,6 +9,8 @@
 //   (`separationradius` or `separation-radius`); aliases `predator`, `mode="2d|3d"`, `species`;
 // - `controls`: which sliders show ("all", "none", or names); `lang`: en, uk, pl or ru;
 //   `paused`; `readout`; `share` (a Copy link button); `explain` (the explanation panel);
+//   `controls` may also name the tools `presets`, `obstacles` (click the scene to add one)
+//   and `pointer` (hold the pointer down to attract or repel the flock); "all" has them;
 // - read once: `layout="full"` (stage beside a panel, the full page), `url="read|sync"`
 //   (settings from this document's URL; "sync" writes them back), `page` (the document's
 //   main instance: fixed element ids, `window.flock`/`window.view`, `<html data-boids>`).
@@ -21,6 +23,7 @@ import { texts, pickLang } from './i18n.js';
 import { buildControls, formatValue, readParam, writeParam } from './controls.js';
 import { attachCameraInput } from './camera-input.js';
 import { OPTIONS, formatNumber, isOn, paramNames, parseControls } from './settings.js';
+import { buildPresets, buildScene } from './tools.js';
 import { pool, register, unregister, wake } from './loop.js';
 
 /** Fixed simulation step, seconds: motion does not depend on the display's refresh rate. */
@@ -33,6 +36,8 @@ const READOUT_PERIOD = 500;
 const RESTORE_WAIT = 2000;
 /** Settings changes reach the address bar this long after the last one, ms. */
 const URL_DELAY = 250;
+/** Radius of an obstacle added by a click, as a fraction of the world's side. */
+const OBSTACLE_SIZE = 0.075;
 
 const STYLESHEET = new URL('./boids-flock.css', import.meta.url).href;
 /** The full page, where a shared link opens. */
@@ -65,6 +70,7 @@ try {
 }
 
 const SPECS = initError ? [] : Flock.params();
+const PRESETS = initError ? [] : Flock.presets();
 const NAMES = paramNames(SPECS);
 const COUNT = SPECS.find((spec) => spec.name === 'count');
 const SEED = SPECS.find((spec) => spec.name === 'seed');
@@ -131,6 +137,11 @@ export class BoidsFlock extends HTMLElement {
     return SPECS;
   }
 
+  /** The presets the preset buttons apply (`Flock.presets()`). */
+  static get presets() {
+    return PRESETS;
+  }
+
   /** Most WebGL contexts all instances on the page hold at once (default 8). */
   static get maxContexts() {
     return pool.limit;
@@ -150,6 +161,9 @@ export class BoidsFlock extends HTMLElement {
     this.lastSeen = 0;
     /** Simulation steps taken so far (for tests and curious teachers). */
     this.steps = 0;
+    /** The pointer tool: "off", "attract" or "repel" (a press on the scene holds it there). */
+    this.pointerMode = 'off';
+    this.features = new Set();
     this.addEventListener('keydown', (event) => this.onKey(event));
   }
 
@@ -416,14 +430,96 @@ export class BoidsFlock extends HTMLElement {
     canvas.setAttribute('role', 'img');
     canvas.addEventListener('webglcontextlost', (event) => this.onContextLost(event));
     canvas.addEventListener('webglcontextrestored', () => this.onContextRestored());
-    attachCameraInput(canvas, () => (this.contextLost ? null : this.view));
+    attachCameraInput(canvas, () => (this.contextLost ? null : this.view), this.sceneInput());
     return canvas;
+  }
+
+  // ---- the scene's tools: obstacles by clicking, the pointer by holding ------------------------
+
+  /** What a press on the canvas does besides orbiting (see camera-input.js). */
+  sceneInput() {
+    return {
+      holdMode: (event) => {
+        if (!this.features.has('pointer') || !this.flock || !this.view) return null;
+        if (event.shiftKey) return 'attract';
+        if (event.altKey) return 'repel';
+        return this.pointerMode === 'off' ? null : this.pointerMode;
+      },
+      hold: (x, y, mode) => this.holdPointer(x, y, mode),
+      release: () => this.releasePointer(),
+      click: (x, y) => this.addObstacleAt(x, y),
+      undoClick: () => this.undoObstacle(),
+    };
+  }
+
+  /** The scene's point under the canvas pixel (x, y), in simulation coordinates, or null. */
+  pointAt(x, y) {
+    if (!this.flock || !this.view || this.contextLost) return null;
+    const point = this.view.worldPointAt(this.flock, x, y);
+    return point && point.every(Number.isFinite) ? point : null;
+  }
+
+  holdPointer(x, y, mode) {
+    const point = this.pointAt(x, y);
+    if (!point) return;
+    this.flock.setPointer(point[0], point[1], point[2], mode === 'repel');
+    const mark = this.ui?.mark;
+    if (mark) {
+      mark.hidden = false;
+      mark.dataset.mode = mode;
+      mark.style.transform = `translate(${x}px, ${y}px)`;
+    }
+    wake();
+  }
+
+  releasePointer() {
+    this.flock?.clearPointer();
+    if (this.ui?.mark) this.ui.mark.hidden = true;
+  }
+
+  setPointerMode(mode) {
+    this.pointerMode = ['attract', 'repel'].includes(mode) ? mode : 'off';
+    this.canvas?.classList.toggle('bf-pointing', this.pointerMode !== 'off');
+    this.syncTools();
+  }
+
+  /** A click on the scene: an obstacle there, OBSTACLE_SIZE of the world's side across. */
+  addObstacleAt(x, y) {
+    if (!this.features.has('obstacles')) return;
+    const point = this.pointAt(x, y);
+    if (!point) return;
+    const added = this.flock.addObstacle(point[0], point[1], point[2], OBSTACLE_SIZE * this.flock.worldSize());
+    this.lastObstacle = added ? this.flock.obstacles().length / 4 : null;
+    this.ui.scene?.say(added ? '' : this.text.ui('obstaclesFull'));
+    this.syncTools();
+    wake();
+  }
+
+  /** A double-click resets the view: take back the obstacle its first click added. */
+  undoObstacle() {
+    const flock = this.flock;
+    if (!flock || this.lastObstacle == null) return;
+    const all = flock.obstacles();
+    if (all.length / 4 === this.lastObstacle) {
+      flock.clearObstacles();
+      for (let i = 0; i + 4 < all.length; i += 4) flock.addObstacle(all[i], all[i + 1], all[i + 2], all[i + 3]);
+    }
+    this.lastObstacle = null;
+    this.syncTools();
+  }
+
+  /** The presets' pressed state and the scene's tools, after any change of settings. */
+  syncTools() {
+    if (!this.flock) return;
+    this.ui?.presets?.sync();
+    this.ui?.scene?.sync();
   }
 
   buildUi() {
     const t = this.text.ui;
     const full = this.layout === 'full';
-    const specs = parseControls(this.option('controls') ?? (full ? 'all' : null), SPECS, NAMES.resolve, warn);
+    const { specs, features } = parseControls(this.option('controls') ?? (full ? 'all' : null), SPECS, NAMES.resolve, warn);
+    this.features = features;
     const readout = this.option('readout') != null ? isOn(this.option('readout')) : full;
     const share = this.option('share') != null ? isOn(this.option('share')) : full;
     const explain = isOn(this.getAttribute('explain'));
@@ -433,7 +529,11 @@ export class BoidsFlock extends HTMLElement {
     this.classList.add('bf');
     this.classList.toggle('bf-full', full);
     this.classList.toggle('bf-compact', !full);
-    this.canvas.setAttribute('aria-label', t('canvas'));
+    const canvasLabel = [t('canvas')];
+    if (features.has('obstacles')) canvasLabel.push(t('canvasObstacles'));
+    if (features.has('pointer')) canvasLabel.push(t('canvasPointer'));
+    this.canvas.setAttribute('aria-label', canvasLabel.join(' '));
+    this.canvas.classList.toggle('bf-pointing', features.has('pointer') && this.pointerMode !== 'off');
 
     const stage = element('div', 'bf-stage');
     stage.id = this.idFor('stage');
@@ -462,8 +562,14 @@ export class BoidsFlock extends HTMLElement {
     rebuild.title = t('rebuildTitle');
     ui.pause = pause;
 
+    ui.mark = element('div', 'bf-pointer-mark');
+    ui.mark.hidden = true;
+    stage.append(ui.mark);
+
     if (full) {
-      stage.append(element('p', 'bf-hint', t('hint')));
+      const hint = [t('hint')];
+      if (features.has('obstacles')) hint.push(t('hintObstacles'));
+      stage.append(element('p', 'bf-hint', hint.join(' · ')));
       ui.badge = element('span', 'bf-badge', t('paused'));
       stage.append(ui.badge);
     }
@@ -499,24 +605,74 @@ export class BoidsFlock extends HTMLElement {
     }
 
     let form = null;
+    let syncSliders = null;
     if (specs.length > 0 || full) {
       form = element('form', 'bf-controls');
       form.id = this.idFor('controls');
       form.setAttribute('aria-label', t('controls'));
       form.addEventListener('submit', (event) => event.preventDefault());
       if (this.flock) {
-        this.syncControls = buildControls(form, specs, {
+        syncSliders = buildControls(form, specs, {
           id: (name) => this.idFor(name),
           text: this.text,
           getFlock: () => this.flock,
           onChange: (spec) => {
             this.explicit.add(spec.name);
             if (spec.name === 'count') this.showCount();
+            this.syncTools();
             this.scheduleUrl();
           },
         });
       }
     }
+
+    let presets = null;
+    let scene = null;
+    if (this.flock) {
+      const id = (name) => this.idFor(name);
+      if (features.has('presets') && PRESETS.length > 0) {
+        presets = buildPresets({
+          presets: PRESETS,
+          id,
+          text: this.text,
+          getFlock: () => this.flock,
+          onApply: (preset) => {
+            for (const name of Object.keys(preset.values)) this.explicit.add(name);
+            this.changed();
+          },
+        });
+      }
+      const predator = specs.some((spec) => spec.name === 'predators');
+      if (predator || features.has('pointer') || features.has('obstacles')) {
+        scene = buildScene({
+          predator,
+          pointer: features.has('pointer'),
+          obstacles: features.has('obstacles'),
+          id,
+          text: this.text,
+          getFlock: () => this.flock,
+          onChange: (what) => {
+            if (what === 'predators') {
+              this.explicit.add('predators');
+              this.changed();
+            } else {
+              this.syncTools();
+            }
+            wake();
+          },
+          getMode: () => this.pointerMode,
+          setMode: (mode) => this.setPointerMode(mode),
+        });
+      }
+    }
+    ui.presets = presets;
+    ui.scene = scene;
+    this.syncControls = this.flock
+      ? () => {
+          syncSliders?.();
+          this.syncTools();
+        }
+      : null;
 
     const explanation = explain ? this.buildExplanation() : null;
     const parts = [];
@@ -533,6 +689,8 @@ export class BoidsFlock extends HTMLElement {
       buttons.append(pause, step, rebuild);
       panel.append(buttons);
       if (shareBox) panel.append(shareBox);
+      if (presets) panel.append(presets.element);
+      if (scene) panel.append(scene.element);
       if (form) panel.append(form);
       if (explanation) panel.append(explanation);
       parts.push(wrap, panel);
@@ -541,9 +699,11 @@ export class BoidsFlock extends HTMLElement {
       toolbar.append(pause, rebuild);
       stage.append(toolbar);
       parts.push(stage);
-      if (shareBox || (form && specs.length > 0) || explanation) {
+      if (shareBox || presets || scene || (form && specs.length > 0) || explanation) {
         const panel = element('div', 'bf-panel');
         if (shareBox) panel.append(shareBox);
+        if (presets) panel.append(presets.element);
+        if (scene) panel.append(scene.element);
         if (form && specs.length > 0) panel.append(form);
         if (explanation) panel.append(explanation);
         parts.push(panel);
@@ -579,6 +739,17 @@ export class BoidsFlock extends HTMLElement {
     section.append(formula);
     section.append(richText(element('p'), explain.body));
     section.append(richText(element('p', 'bf-try'), explain.try));
+    if (explain.more) {
+      section.append(element('h3', null, explain.more.title));
+      const more = element('ul', 'bf-more');
+      for (const [title, body] of explain.more.items) {
+        const item = element('li');
+        item.append(element('strong', null, title), ' — ');
+        richText(item, body);
+        more.append(item);
+      }
+      section.append(more);
+    }
     return section;
   }
 

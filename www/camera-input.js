@@ -1,7 +1,19 @@
 // Camera input on the canvas: drag orbits, wheel and two-finger pinch zoom, double-click resets;
 // with the canvas focused, arrow keys orbit, + and − zoom, 0 or Home resets.
 // `getView()` returns the current View (it is replaced after a lost WebGL context), or null.
+//
+// `tools` (optional) adds what a press on the scene does besides orbiting:
+// - `holdMode(event)` → "attract" | "repel" | null: a press that starts a hold instead of an
+//   orbit (the pointer tool, or Shift / Alt held). While held, `hold(x, y, mode)` hears of
+//   every position, then `release()` once (also when a second finger turns it into a pinch);
+// - `click(x, y)`: a click or tap that did not drag (not the second click of a double-click);
+// - `undoClick()`: a double-click follows that click (which then only resets the view).
+// x, y are CSS pixels from the canvas's top-left corner.
 
+/** A press that moves less than this many CSS pixels in all is a click, not a drag. */
+const CLICK_SLOP = 6;
+/** A double-click undoes its first click only when it comes this soon after it, ms. */
+const DOUBLE_CLICK_WINDOW = 800;
 /** Wheel pixels per e-fold of zoom. */
 const WHEEL_SCALE = 600;
 /** One arrow key press orbits like a drag of this many pixels. */
@@ -9,31 +21,63 @@ const KEY_ORBIT = 24;
 /** One + or − press zooms by this factor. */
 const KEY_ZOOM = 1.15;
 
-export function attachCameraInput(canvas, getView) {
+export function attachCameraInput(canvas, getView, tools = {}) {
   const pointers = new Map();
   let pinch = null;
+  /** The press being held for the pointer tool: { id, mode }. */
+  let holding = null;
+  /** This gesture (first press to last release): how far it moved, whether it was more. */
+  let gesture = null;
+  let lastClick = 0;
 
   const spread = () => {
     const [a, b] = [...pointers.values()];
     return Math.hypot(a.x - b.x, a.y - b.y);
+  };
+  const local = (event) => {
+    const box = canvas.getBoundingClientRect();
+    return [event.clientX - box.left, event.clientY - box.top];
+  };
+  const endHold = () => {
+    if (!holding) return;
+    holding = null;
+    tools.release?.();
   };
 
   canvas.addEventListener('pointerdown', (event) => {
     if (event.pointerType === 'mouse' && event.button !== 0) return;
     canvas.setPointerCapture(event.pointerId);
     pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    if (pointers.size === 1) {
+      gesture = { travel: 0, multi: false, held: false };
+      const mode = tools.holdMode?.(event) ?? null;
+      if (mode) {
+        holding = { id: event.pointerId, mode };
+        gesture.held = true;
+        tools.hold(...local(event), mode);
+      }
+    } else {
+      if (gesture) gesture.multi = true;
+      endHold(); // a second finger: pinch (and orbit) instead
+    }
     pinch = pointers.size === 2 ? spread() : null;
-    canvas.classList.add('dragging');
+    canvas.classList.add(holding ? 'holding' : 'dragging');
   });
 
   canvas.addEventListener('pointermove', (event) => {
     const last = pointers.get(event.pointerId);
-    const view = getView();
-    if (!last || !view) return;
+    if (!last) return;
     const dx = event.clientX - last.x;
     const dy = event.clientY - last.y;
     last.x = event.clientX;
     last.y = event.clientY;
+    if (gesture) gesture.travel += Math.hypot(dx, dy);
+    if (holding) {
+      if (holding.id === event.pointerId) tools.hold(...local(event), holding.mode);
+      return;
+    }
+    const view = getView();
+    if (!view) return;
     if (pointers.size === 1) {
       view.orbit(dx, dy);
     } else if (pointers.size === 2) {
@@ -44,13 +88,22 @@ export function attachCameraInput(canvas, getView) {
   });
 
   const release = (event) => {
-    pointers.delete(event.pointerId);
+    if (!pointers.delete(event.pointerId)) return;
+    if (holding?.id === event.pointerId) endHold();
     pinch = pointers.size === 2 ? spread() : null;
-    if (pointers.size === 0) canvas.classList.remove('dragging');
+    if (pointers.size === 0) canvas.classList.remove('dragging', 'holding');
   };
   canvas.addEventListener('pointerup', release);
   canvas.addEventListener('pointercancel', release);
   canvas.addEventListener('lostpointercapture', release);
+
+  canvas.addEventListener('click', (event) => {
+    const done = gesture;
+    if (!tools.click || !done || done.held || done.multi || done.travel > CLICK_SLOP) return;
+    if (event.detail > 1) return; // the second click of a double-click
+    lastClick = performance.now();
+    tools.click(...local(event));
+  });
 
   canvas.addEventListener(
     'wheel',
@@ -67,6 +120,8 @@ export function attachCameraInput(canvas, getView) {
 
   canvas.addEventListener('dblclick', () => {
     getView()?.resetCamera();
+    if (lastClick && performance.now() - lastClick < DOUBLE_CLICK_WINDOW) tools.undoClick?.();
+    lastClick = 0;
   });
 
   canvas.addEventListener('keydown', (event) => {

@@ -56,64 +56,115 @@ function scaleFor(spec) {
 }
 
 /**
- * Fills `form` with a labelled range input for each parameter in `specs`, wired to the
- * flock's exported setters. `id(name)` makes an element id unique in the document; `text`
- * holds the language (i18n.js). `getFlock()` returns the flock now; `onChange(spec, value)`
- * hears of every change. Returns `sync()`, which moves every slider to the flock's values.
+ * Fills `form` with a labelled control for each parameter in `specs`, wired to the flock's
+ * exported setters: a range input, or a checkbox for an on/off parameter (`kind: "toggle"`).
+ * `id(name)` makes an element id unique in the document; `text` holds the language
+ * (i18n.js). `getFlock()` returns the flock now; `onChange(spec, value)` hears of every
+ * change. Returns `sync()`, which sets every control to the flock's values.
  */
 export function buildControls(form, specs, { id, text, getFlock, onChange }) {
   const rows = [];
   for (const spec of specs) {
-    const scale = scaleFor(spec);
-    const [labelText, description] = text.param(spec);
-    const row = document.createElement('div');
-    row.className = 'bf-param';
-    row.dataset.param = spec.name;
-
-    const inputId = id(`param-${spec.name}`);
-    const head = document.createElement('div');
-    head.className = 'bf-param-head';
-    const label = document.createElement('label');
-    label.htmlFor = inputId;
-    label.textContent = labelText;
-    const output = document.createElement('output');
-    output.id = id(`value-${spec.name}`);
-    output.htmlFor = inputId;
-    head.append(label, output);
-
-    const input = document.createElement('input');
-    input.type = 'range';
-    input.id = inputId;
-    input.name = spec.name;
-    input.dataset.param = spec.name;
-    input.min = String(scale.min);
-    input.max = String(scale.max);
-    input.step = String(scale.step);
-    const hint = document.createElement('p');
-    hint.className = 'bf-param-hint';
-    hint.id = id(`hint-${spec.name}`);
-    hint.textContent = description;
-    input.setAttribute('aria-describedby', hint.id);
-
-    const show = () => {
-      const value = readParam(getFlock(), spec);
-      output.value = formatValue(spec, value, text);
-      input.setAttribute('aria-valuetext', output.value);
-      return value;
-    };
-    const sync = () => {
-      input.value = String(scale.toPosition(show()));
-    };
-    input.addEventListener('input', () => {
-      writeParam(getFlock(), spec, scale.toValue(Number(input.value)));
-      const value = show();
-      onChange?.(spec, value);
-    });
-
-    row.append(head, input, hint);
-    form.append(row);
-    rows.push(sync);
-    sync();
+    const build = spec.kind === 'toggle' ? toggleRow : sliderRow;
+    const row = build(spec, { id, text, getFlock, onChange });
+    form.append(row.element);
+    rows.push(row.sync);
+    row.sync();
   }
   return () => rows.forEach((sync) => sync());
+}
+
+function hintFor(spec, description, id) {
+  const hint = document.createElement('p');
+  hint.className = 'bf-param-hint';
+  hint.id = id(`hint-${spec.name}`);
+  hint.textContent = description;
+  return hint;
+}
+
+function rowFor(spec, className) {
+  const row = document.createElement('div');
+  row.className = className;
+  row.dataset.param = spec.name;
+  return row;
+}
+
+function sliderRow(spec, { id, text, getFlock, onChange }) {
+  const scale = scaleFor(spec);
+  const [labelText, description] = text.param(spec);
+  const row = rowFor(spec, 'bf-param');
+
+  const inputId = id(`param-${spec.name}`);
+  const head = document.createElement('div');
+  head.className = 'bf-param-head';
+  const label = document.createElement('label');
+  label.htmlFor = inputId;
+  label.textContent = labelText;
+  const output = document.createElement('output');
+  output.id = id(`value-${spec.name}`);
+  output.htmlFor = inputId;
+  head.append(label, output);
+
+  const input = document.createElement('input');
+  input.type = 'range';
+  input.id = inputId;
+  input.name = spec.name;
+  input.dataset.param = spec.name;
+  input.min = String(scale.min);
+  input.max = String(scale.max);
+  input.step = String(scale.step);
+  const hint = hintFor(spec, description, id);
+  input.setAttribute('aria-describedby', hint.id);
+
+  const show = () => {
+    const value = readParam(getFlock(), spec);
+    output.value = formatValue(spec, value, text);
+    input.setAttribute('aria-valuetext', output.value);
+    return value;
+  };
+  input.addEventListener('input', () => {
+    writeParam(getFlock(), spec, scale.toValue(Number(input.value)));
+    const value = show();
+    onChange?.(spec, value);
+  });
+
+  row.append(head, input, hint);
+  return {
+    element: row,
+    sync: () => {
+      input.value = String(scale.toPosition(show()));
+    },
+  };
+}
+
+/** An on/off parameter: a checkbox before its label (clearer than a 0–1 slider). */
+function toggleRow(spec, { id, text, getFlock, onChange }) {
+  const [labelText, description] = text.param(spec);
+  const row = rowFor(spec, 'bf-param bf-param-toggle');
+  const inputId = id(`param-${spec.name}`);
+  const head = document.createElement('div');
+  head.className = 'bf-param-head';
+  const input = document.createElement('input');
+  input.type = 'checkbox';
+  input.id = inputId;
+  input.name = spec.name;
+  input.dataset.param = spec.name;
+  const label = document.createElement('label');
+  label.htmlFor = inputId;
+  label.textContent = labelText;
+  head.append(input, label);
+  const hint = hintFor(spec, description, id);
+  input.setAttribute('aria-describedby', hint.id);
+  input.addEventListener('change', () => {
+    const value = writeParam(getFlock(), spec, input.checked ? 1 : 0);
+    input.checked = value >= 0.5;
+    onChange?.(spec, value);
+  });
+  row.append(head, hint);
+  return {
+    element: row,
+    sync: () => {
+      input.checked = readParam(getFlock(), spec) >= 0.5;
+    },
+  };
 }

@@ -6,6 +6,8 @@
 // - `params`: [label, description] per parameter name of `Flock.params()`. English has none:
 //   the parameter table itself is the English text, and any parameter a language lacks falls
 //   back to it (tests/browser/embed-i18n.test.mjs fails while a label is untranslated).
+// - `presets`: [label, description] per preset name of `Flock.presets()`; English falls back to
+//   the presets table as `params` does to the parameter table.
 // - `units`: the table's units, keyed by their English spelling.
 
 export const LANGS = ['en', 'uk', 'pl', 'ru'];
@@ -53,6 +55,24 @@ const en = {
     tooMany: 'Too many flocks on this page are drawing at once.',
     resume: 'Click to resume',
     noscript: 'This simulation needs JavaScript and WebAssembly.',
+    presets: 'Presets',
+    presetsHint: 'One click sets the rule weights, radii, field of view and speed together; the sliders show the new values.',
+    scene: 'In the scene',
+    predator: 'Predator',
+    predatorHint: 'A hawk hunts the flock; boids close to it flee. The Hawks slider sets how many.',
+    pointer: 'Pointer',
+    pointerOff: 'Off',
+    pointerAttract: 'Attract',
+    pointerRepel: 'Repel',
+    pointerHint:
+      'Attract or Repel: press and hold on the scene, and the flock flies toward that point (or away from it). With a mouse, hold Shift to attract or Alt to repel.',
+    obstacles: 'Obstacles',
+    obstaclesHint: 'Click the scene to add an obstacle: a sphere the boids steer around.',
+    clearObstacles: 'Clear obstacles',
+    obstaclesFull: 'There is no room for more obstacles.',
+    hintObstacles: 'click adds an obstacle',
+    canvasObstacles: 'Click to add an obstacle.',
+    canvasPointer: 'With the pointer tool on, press and hold to attract or repel the flock.',
   },
   explain: {
     title: 'How a boid decides where to fly',
@@ -68,8 +88,22 @@ const en = {
       "{S}, {A} and {C} are the three steering vectors, and the weights {w_s}, {w_a}, {w_c} are the Separation, Alignment and Cohesion sliders. Each step adds the weighted nudges (times the time step) to the velocity {v}, and the speed stays between half and 1.4 times the cruise speed. No boid leads: the flock's shape comes only from these local rules.",
     try:
       'Try: set Alignment to 0 and the flock dissolves into a swarm; set Cohesion to 0 and groups drift apart; raise Separation and they spread out. Colour shows heading, so boids flying the same way share a colour.',
+    more: {
+      title: 'Beyond the three rules',
+      items: [
+        ['Hawks', 'A hawk chases the nearest boids. Boids inside its flee radius steer hard away and panic (up to twice their top speed), so the flock bursts apart and closes again behind it.'],
+        ['Obstacles', 'Each boid looks ahead along its velocity; when that ray would hit a sphere soon, it steers away along the sphere’s surface.'],
+        ['Leaders', 'Leaders fly a closed loop; each boid adds a pull toward the nearest one, so the whole flock follows the route.'],
+        ['Pointer', 'While the pointer is held down, every boid adds a pull toward that point, or a push away from it.'],
+        ['Wind', 'A steady push that every boid feels the same: the flock keeps its shape and drifts downwind.'],
+        ['Species', 'Alignment and cohesion act only within a species, separation among all, so several flocks share the sky and flow around each other.'],
+        ['Nearest k', 'Real starlings heed about seven nearest neighbours however far they are (Ballerini et al., 2008), so a sparse flock holds together as well as a dense one.'],
+        ['2D', 'A flat world seen from above, where the lessons begin: the same rules with every z at 0.'],
+      ],
+    },
   },
   params: {},
+  presets: {},
   units: {},
 };
 
@@ -113,6 +147,24 @@ const uk = {
     tooMany: 'Забагато зграй на цій сторінці малюються одночасно.',
     resume: 'Натисніть, щоб продовжити',
     noscript: 'Для цієї симуляції потрібні JavaScript і WebAssembly.',
+    presets: 'Готові набори',
+    presetsHint: 'Один клік задає разом ваги правил, радіуси, поле зору й швидкість; повзунки показують нові значення.',
+    scene: 'У сцені',
+    predator: 'Хижак',
+    predatorHint: 'Яструб полює на зграю; боїди поблизу нього тікають. Повзунок «Яструби» задає, скільки їх.',
+    pointer: 'Вказівник',
+    pointerOff: 'Вимк.',
+    pointerAttract: 'Притягувати',
+    pointerRepel: 'Відштовхувати',
+    pointerHint:
+      '«Притягувати» чи «Відштовхувати»: натисніть і втримуйте на сцені — зграя летить до цієї точки (або від неї). Мишею: утримуйте Shift, щоб притягувати, або Alt, щоб відштовхувати.',
+    obstacles: 'Перешкоди',
+    obstaclesHint: 'Клацніть на сцені, щоб додати перешкоду — кулю, яку боїди облітають.',
+    clearObstacles: 'Прибрати перешкоди',
+    obstaclesFull: 'Більше перешкод додати не можна.',
+    hintObstacles: 'клік додає перешкоду',
+    canvasObstacles: 'Клацніть, щоб додати перешкоду.',
+    canvasPointer: 'Коли ввімкнено вказівник, натисніть і втримуйте, щоб притягувати чи відштовхувати зграю.',
   },
   explain: {
     title: 'Як боїд вирішує, куди летіти',
@@ -128,6 +180,19 @@ const uk = {
       '{S}, {A} і {C} — три вектори керування, а ваги {w_s}, {w_a}, {w_c} — це повзунки «Розділення», «Вирівнювання» і «Згуртованість». Кожен крок додає зважені поштовхи (помножені на крок часу) до швидкості {v}, а модуль швидкості лишається між половиною і 1,4 крейсерської. Жоден боїд не веде: форма зграї виникає лише з цих локальних правил.',
     try:
       'Спробуйте: поставте «Вирівнювання» на 0 — і зграя розпадеться на рій; поставте «Згуртованість» на 0 — і групи розпливуться; збільште «Розділення» — і боїди розсиплються. Колір показує напрямок польоту, тож боїди, що летять в один бік, мають однаковий колір.',
+    more: {
+      title: 'Понад три правила',
+      items: [
+        ['Яструби', 'Яструб женеться за найближчими боїдами. Боїди в межах радіуса втечі різко відвертають і панікують (до подвійної найбільшої швидкості), тож зграя розривається і знову змикається позаду нього.'],
+        ['Перешкоди', 'Кожен боїд дивиться вперед уздовж своєї швидкості; якщо цей промінь скоро влучить у кулю, боїд відвертає вздовж її поверхні.'],
+        ['Ватажки', 'Ватажки летять замкненим маршрутом; кожного боїда тягне до найближчого з них, тож уся зграя йде цим маршрутом.'],
+        ['Вказівник', 'Поки вказівник утримують натиснутим, кожного боїда тягне до цієї точки або відштовхує від неї.'],
+        ['Вітер', 'Рівномірний поштовх, однаковий для всіх: зграя зберігає форму й дрейфує за вітром.'],
+        ['Види', 'Вирівнювання й згуртованість діють лише всередині виду, розділення — між усіма, тож кілька зграй ділять небо й обтікають одна одну.'],
+        ['Найближчі k', 'Справжні шпаки зважають приблизно на сім найближчих сусідів, хоч би як далеко ті були (Ballerini та ін., 2008), тож рідка зграя тримається разом так само, як щільна.'],
+        ['2D', 'Плаский світ, вигляд згори, з якого починаються уроки: ті самі правила, усі z = 0.'],
+      ],
+    },
   },
   params: {
     count: ['Кількість', 'Скільки боїдів літає. Боїди додаються або зникають; решта лишається на місці.'],
@@ -192,6 +257,13 @@ const uk = {
     ],
     nearestK: ['Найближчі k', 'Скільки найближчих сусідів ураховує боїд, коли ввімкнено «Лише k найближчих».'],
   },
+  presets: {
+    defaults: ['Типові', 'Проста модель зі значеннями за замовчуванням.'],
+    murmuration: ['Мурмурація', 'Як шпаки: розділення 1 : вирівнювання 1,2 : згуртованість 0,9, широкий огляд.'],
+    ribbons: ['Вільні стрічки', 'Сильне розділення, слабка згуртованість: довгі тонкі потоки, що розходяться.'],
+    arrows: ['Стріли', 'Сильне вирівнювання, слабке розділення й вузький огляд: тісні клини.'],
+    fishBall: ['Рибна куля', 'Сильна згуртованість, слабке вирівнювання: повільна щільна куля, що кружляє.'],
+  },
   units: { boids: 'боїдів', units: 'од.', 'units/s': 'од./с', 'units/s²': 'од./с²' },
 };
 
@@ -235,6 +307,24 @@ const pl = {
     tooMany: 'Na tej stronie rysuje się naraz zbyt wiele stad.',
     resume: 'Kliknij, aby wznowić',
     noscript: 'Ta symulacja wymaga JavaScriptu i WebAssembly.',
+    presets: 'Gotowe ustawienia',
+    presetsHint: 'Jedno kliknięcie ustawia naraz wagi reguł, promienie, pole widzenia i prędkość; suwaki pokazują nowe wartości.',
+    scene: 'Na scenie',
+    predator: 'Drapieżnik',
+    predatorHint: 'Jastrząb poluje na stado; boidy blisko niego uciekają. Suwak Jastrzębie ustala ich liczbę.',
+    pointer: 'Wskaźnik',
+    pointerOff: 'Wył.',
+    pointerAttract: 'Przyciągaj',
+    pointerRepel: 'Odpychaj',
+    pointerHint:
+      'Przyciągaj lub Odpychaj: naciśnij i przytrzymaj na scenie, a stado poleci do tego punktu (lub od niego). Myszą: przytrzymaj Shift, aby przyciągać, albo Alt, aby odpychać.',
+    obstacles: 'Przeszkody',
+    obstaclesHint: 'Kliknij scenę, aby dodać przeszkodę: kulę, którą boidy omijają.',
+    clearObstacles: 'Usuń przeszkody',
+    obstaclesFull: 'Nie da się dodać więcej przeszkód.',
+    hintObstacles: 'kliknięcie dodaje przeszkodę',
+    canvasObstacles: 'Kliknij, aby dodać przeszkodę.',
+    canvasPointer: 'Gdy wskaźnik jest włączony, naciśnij i przytrzymaj, aby przyciągać lub odpychać stado.',
   },
   explain: {
     title: 'Jak boid decyduje, dokąd lecieć',
@@ -250,6 +340,19 @@ const pl = {
       '{S}, {A} i {C} to trzy wektory sterowania, a wagi {w_s}, {w_a}, {w_c} to suwaki Separacja, Wyrównanie i Spójność. Każdy krok dodaje ważone pchnięcia (pomnożone przez krok czasu) do prędkości {v}, a szybkość pozostaje między połową a 1,4 prędkości przelotowej. Żaden boid nie prowadzi: kształt stada wynika wyłącznie z tych lokalnych reguł.',
     try:
       'Spróbuj: ustaw Wyrównanie na 0, a stado rozpadnie się w rój; ustaw Spójność na 0, a grupy się rozejdą; zwiększ Separację, a boidy się rozproszą. Kolor pokazuje kierunek lotu, więc boidy lecące w tę samą stronę mają ten sam kolor.',
+    more: {
+      title: 'Poza trzema regułami',
+      items: [
+        ['Jastrzębie', 'Jastrząb goni najbliższe boidy. Boidy w jego promieniu ucieczki gwałtownie skręcają i wpadają w panikę (do dwukrotności swojej największej prędkości), więc stado rozpryskuje się i zamyka znowu za nim.'],
+        ['Przeszkody', 'Każdy boid patrzy przed siebie wzdłuż swojej prędkości; gdy ten promień wkrótce trafiłby w kulę, boid skręca wzdłuż jej powierzchni.'],
+        ['Przywódcy', 'Przywódcy lecą zamkniętą trasą; każdy boid jest przyciągany do najbliższego z nich, więc całe stado podąża trasą.'],
+        ['Wskaźnik', 'Dopóki wskaźnik jest wciśnięty, każdy boid jest przyciągany do tego punktu albo od niego odpychany.'],
+        ['Wiatr', 'Stałe pchnięcie, jednakowe dla wszystkich: stado zachowuje kształt i dryfuje z wiatrem.'],
+        ['Gatunki', 'Wyrównanie i spójność działają tylko w obrębie gatunku, separacja między wszystkimi, więc kilka stad dzieli niebo i opływa się nawzajem.'],
+        ['Najbliższe k', 'Prawdziwe szpaki zważają na około siedmiu najbliższych sąsiadów, niezależnie od odległości (Ballerini i in., 2008), więc rzadkie stado trzyma się razem tak samo jak gęste.'],
+        ['2D', 'Płaski świat widziany z góry, od którego zaczynają się lekcje: te same reguły, każde z = 0.'],
+      ],
+    },
   },
   params: {
     count: ['Liczba', 'Ile boidów lata. Boidy są dodawane lub usuwane; pozostałe zostają na miejscu.'],
@@ -317,6 +420,13 @@ const pl = {
       'Ilu najbliższych sąsiadów bierze pod uwagę boid, gdy włączone jest „Tylko k najbliższych”.',
     ],
   },
+  presets: {
+    defaults: ['Domyślne', 'Prosty model z domyślnymi wartościami z tabeli.'],
+    murmuration: ['Murmuracja', 'Jak szpaki: separacja 1 : wyrównanie 1,2 : spójność 0,9, szerokie pole widzenia.'],
+    ribbons: ['Luźne wstęgi', 'Silna separacja, słaba spójność: długie, cienkie strumienie, które się rozchodzą.'],
+    arrows: ['Klucze', 'Silne wyrównanie, słaba separacja i wąskie pole widzenia: ciasne klucze.'],
+    fishBall: ['Ławica w kuli', 'Silna spójność, słabe wyrównanie: powolna, gęsta, wirująca kula.'],
+  },
   units: { boids: 'boidów', units: 'j.', 'units/s': 'j./s', 'units/s²': 'j./s²' },
 };
 
@@ -360,6 +470,24 @@ const ru = {
     tooMany: 'Слишком много стай на этой странице рисуется одновременно.',
     resume: 'Нажмите, чтобы продолжить',
     noscript: 'Для этой симуляции нужны JavaScript и WebAssembly.',
+    presets: 'Готовые наборы',
+    presetsHint: 'Один щелчок задаёт сразу веса правил, радиусы, поле зрения и скорость; ползунки показывают новые значения.',
+    scene: 'В сцене',
+    predator: 'Хищник',
+    predatorHint: 'Ястреб охотится на стаю; боиды рядом с ним убегают. Ползунок «Ястребы» задаёт, сколько их.',
+    pointer: 'Указатель',
+    pointerOff: 'Выкл.',
+    pointerAttract: 'Притягивать',
+    pointerRepel: 'Отталкивать',
+    pointerHint:
+      '«Притягивать» или «Отталкивать»: нажмите и удерживайте на сцене — стая летит к этой точке (или от неё). Мышью: удерживайте Shift, чтобы притягивать, или Alt, чтобы отталкивать.',
+    obstacles: 'Препятствия',
+    obstaclesHint: 'Щёлкните по сцене, чтобы добавить препятствие — шар, который боиды облетают.',
+    clearObstacles: 'Убрать препятствия',
+    obstaclesFull: 'Больше препятствий добавить нельзя.',
+    hintObstacles: 'щелчок добавляет препятствие',
+    canvasObstacles: 'Щёлкните, чтобы добавить препятствие.',
+    canvasPointer: 'Когда указатель включён, нажмите и удерживайте, чтобы притягивать или отталкивать стаю.',
   },
   explain: {
     title: 'Как боид решает, куда лететь',
@@ -375,6 +503,19 @@ const ru = {
       '{S}, {A} и {C} — три вектора управления, а веса {w_s}, {w_a}, {w_c} — это ползунки «Разделение», «Выравнивание» и «Сплочённость». Каждый шаг добавляет взвешенные толчки (умноженные на шаг времени) к скорости {v}, а величина скорости остаётся между половиной и 1,4 крейсерской. Ни один боид не ведёт: форма стаи возникает только из этих локальных правил.',
     try:
       'Попробуйте: поставьте «Выравнивание» на 0 — и стая распадётся в рой; поставьте «Сплочённость» на 0 — и группы разойдутся; увеличьте «Разделение» — и боиды рассыплются. Цвет показывает направление полёта, поэтому боиды, летящие в одну сторону, одного цвета.',
+    more: {
+      title: 'Больше трёх правил',
+      items: [
+        ['Ястребы', 'Ястреб гонится за ближайшими боидами. Боиды в пределах радиуса бегства резко отворачивают и паникуют (до двойной наибольшей скорости), так что стая разлетается и снова смыкается позади него.'],
+        ['Препятствия', 'Каждый боид смотрит вперёд вдоль своей скорости; если этот луч скоро попадёт в шар, боид отворачивает вдоль его поверхности.'],
+        ['Вожаки', 'Вожаки летят по замкнутому маршруту; каждого боида тянет к ближайшему из них, так что вся стая следует маршруту.'],
+        ['Указатель', 'Пока указатель удерживают нажатым, каждого боида тянет к этой точке или отталкивает от неё.'],
+        ['Ветер', 'Постоянный толчок, одинаковый для всех: стая сохраняет форму и дрейфует по ветру.'],
+        ['Виды', 'Выравнивание и сплочённость действуют только внутри вида, разделение — между всеми, так что несколько стай делят небо и обтекают друг друга.'],
+        ['Ближайшие k', 'Настоящие скворцы учитывают около семи ближайших соседей, как бы далеко те ни были (Ballerini и др., 2008), поэтому редкая стая держится вместе так же, как плотная.'],
+        ['2D', 'Плоский мир, вид сверху, с которого начинаются уроки: те же правила, все z = 0.'],
+      ],
+    },
   },
   params: {
     count: ['Количество', 'Сколько боидов летает. Боиды добавляются или убираются; остальные остаются на месте.'],
@@ -439,6 +580,13 @@ const ru = {
     ],
     nearestK: ['Ближайшие k', 'Сколько ближайших соседей учитывает боид, когда включено «Только k ближайших».'],
   },
+  presets: {
+    defaults: ['По умолчанию', 'Простая модель со значениями по умолчанию.'],
+    murmuration: ['Мурмурация', 'Как скворцы: разделение 1 : выравнивание 1,2 : сплочённость 0,9, широкий обзор.'],
+    ribbons: ['Свободные ленты', 'Сильное разделение, слабая сплочённость: длинные тонкие потоки, которые расходятся.'],
+    arrows: ['Стрелы', 'Сильное выравнивание, слабое разделение и узкий обзор: тесные клинья.'],
+    fishBall: ['Рыбный шар', 'Сильная сплочённость, слабое выравнивание: медленный плотный кружащийся шар.'],
+  },
   units: { boids: 'боидов', units: 'ед.', 'units/s': 'ед./с', 'units/s²': 'ед./с²' },
 };
 
@@ -457,7 +605,7 @@ export function pickLang(candidates) {
   return 'en';
 }
 
-/** Text for one language: `ui(key)`, `param(spec)`, `unit(spec)`, `explain`. */
+/** Text for one language: `ui(key)`, `param(spec)`, `preset(preset)`, `unit(spec)`, `explain`. */
 export function texts(lang) {
   const table = STRINGS[lang] ?? en;
   return {
@@ -465,6 +613,8 @@ export function texts(lang) {
     ui: (key) => table.ui[key] ?? en.ui[key] ?? key,
     /** [label, description] of a parameter: this language's, else the table's English. */
     param: (spec) => table.params[spec.name] ?? [spec.label, spec.description],
+    /** [label, description] of a preset (from `Flock.presets()`): this language's, else English. */
+    preset: (preset) => table.presets?.[preset.name] ?? [preset.label, preset.description],
     unit: (unit) => (unit ? (table.units[unit] ?? unit) : ''),
     explain: table.explain,
   };

@@ -90,19 +90,34 @@ export function paramNames(specs) {
   };
 }
 
-/** `controls` option → the parameters to show as sliders. */
+/**
+ * Words of `controls` that are not parameters but the panel's tools: `presets` (a row of
+ * preset buttons), `obstacles` (click the scene to add one; a Clear button), `pointer`
+ * (attract or repel the flock by holding the pointer down on the scene). "all" has them all.
+ */
+export const FEATURES = ['presets', 'obstacles', 'pointer'];
+
+/**
+ * `controls` option → { specs: the parameters to show as sliders (in table order),
+ * features: the set of FEATURES to show }.
+ */
 export function parseControls(raw, specs, resolve, warn) {
-  if (raw == null) return [];
+  const none = { specs: [], features: new Set() };
+  if (raw == null) return none;
   const text = String(raw).trim().toLowerCase();
-  if (['', 'none', '0', 'false', 'off', 'no'].includes(text)) return [];
-  if (['all', '1', 'true', 'on', 'yes'].includes(text)) return specs.filter((spec) => spec.slider);
+  if (['', 'none', '0', 'false', 'off', 'no'].includes(text)) return none;
+  if (['all', '1', 'true', 'on', 'yes'].includes(text)) {
+    return { specs: specs.filter((spec) => spec.slider), features: new Set(FEATURES) };
+  }
   const chosen = new Set();
+  const features = new Set();
   for (const word of text.split(/[\s,]+/).filter(Boolean)) {
     const found = resolve(word);
     if (found?.spec && found.spec.name !== 'seed') chosen.add(found.spec.name);
-    else warn(`controls: "${word}" is not a parameter with a slider; ignored`);
+    else if (FEATURES.includes(word)) features.add(word);
+    else warn(`controls: "${word}" is neither a parameter with a slider nor one of ${FEATURES.join(', ')}; ignored`);
   }
-  return specs.filter((spec) => chosen.has(spec.name));
+  return { specs: specs.filter((spec) => chosen.has(spec.name)), features };
 }
 
 /** Boolean option: present and not a "no" word. */
