@@ -1,0 +1,419 @@
+// The page's controls for the behaviours beyond the three rules: presets, the Predator
+// checkbox, on/off checkboxes, obstacles added by clicking the scene, the pointer tool.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  GL_COUNTER_SCRIPT,
+  canvasShot,
+  difference,
+  launchBrowser,
+  recordFrames,
+  saveArtifact,
+  serveDist,
+  waitFrames,
+  waitRunning,
+  watchProblems,
+} from './helpers.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serveDist();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function open(query = '', viewport = { width: 1280, height: 860 }) {
+  const page = await browser.newPage({ viewport });
+  const watch = watchProblems(page);
+  await page.addInitScript(GL_COUNTER_SCRIPT);
+  await page.goto(server.url + query);
+  await waitRunning(page);
+  return { page, ...watch };
+}
+
+/** The slider's value for `name` as the flock sees it (the input holds a position). */
+function sliderState(page, name) {
+  return page.evaluate((name) => {
+    const input = document.getElementById(`param-${name}`);
+    return {
+      position: Number(input.value),
+      step: Number(input.step),
+      shown: document.getElementById(`value-${name}`).textContent,
+      flock: window.flock[name](),
+    };
+  }, name);
+}
+
+function slide(page, name, value) {
+  return page.evaluate(
+    ([name, value]) => {
+      const el = document.getElementById(`param-${name}`);
+      el.value = String(value);
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+    },
+    [name, value],
+  );
+}
+
+const firstNumber = (text) => Number(/-?\d+(\.\d+)?/.exec(text.replace(/,/g, ''))?.[0]);
+
+test('each preset button sets exactly its values, and the sliders then show them', { timeout: 120_000 }, async () => {
+  const { page, pageErrors } = await open('?count=300');
+  const presets = await page.evaluate(() => customElements.get('boids-flock').presets);
+  const names = presets.map((p) => p.name).sort();
+  assert.deepEqual(names, ['arrows', 'defaults', 'fishBall', 'murmuration', 'ribbons'], 'the five presets of the issue');
+
+  // Defaults last, so every other preset starts from values that are not its own.
+  const order = [...presets.filter((p) => p.name !== 'defaults'), presets.find((p) => p.name === 'defaults')];
+  for (const preset of order) {
+    // Move every slider the preset sets away from the preset's value first.
+    for (const [name, value] of Object.entries(preset.values)) {
+      const { step } = await sliderState(page, name);
+      const input = await page.evaluate((n) => {
+        const el = document.getElementById(`param-${n}`);
+        return { min: Number(el.min), max: Number(el.max) };
+      }, name);
+      await slide(page, name, value - input.min > (input.max - input.min) / 2 ? input.min + step : input.max - step);
+      assert.notEqual(Math.fround((await sliderState(page, name)).flock), Math.fround(value), `${name} moved away`);
+    }
+    // The button, found by its accessible name (the preset's label).
+    const button = page.getByRole('button', { name: preset.label, exact: true });
+    assert.equal(await button.count(), 1, `one button named "${preset.label}"`);
+    assert.equal(await button.getAttribute('aria-pressed'), 'false', `${preset.name} is not pressed before`);
+    await button.click();
+
+    for (const [name, value] of Object.entries(preset.values)) {
+      const state = await sliderState(page, name);
+      assert.equal(Math.fround(state.flock), Math.fround(value), `${preset.name}: flock.${name}() is the preset's ${value}`);
+      assert.ok(
+        Math.abs(state.position - value) <= state.step / 2 + 1e-9,
+        `${preset.name}: the ${name} slider sits at ${state.position}, the preset says ${value}`,
+      );
+      assert.ok(
+        Math.abs(firstNumber(state.shown) - value) <= state.step / 2 + 1e-9,
+        `${preset.name}: #value-${name} shows "${state.shown}", the preset says ${value}`,
+      );
+    }
+    const pressed = await page.evaluate(() =>
+      [...document.querySelectorAll('#presets button[aria-pressed="true"]')].map((b) => b.dataset.preset),
+    );
+    assert.deepEqual(pressed, [preset.name], `only ${preset.name} shows as pressed`);
+  }
+
+  // A slider moved afterwards: the settings are no preset's any more.
+  await slide(page, 'cohesion', 2.95);
+  assert.equal(await page.locator('#presets button[aria-pressed="true"]').count(), 0, 'no preset pressed after a change');
+  assert.deepEqual(pageErrors, []);
+  await page.close();
+});
+
+test('the Predator checkbox adds a hawk, in the same single instanced draw', { timeout: 120_000 }, async () => {
+  const { page, pageErrors } = await open('?count=300');
+  const box = page.getByRole('checkbox', { name: 'Predator', exact: true });
+  assert.equal(await box.count(), 1, 'a checkbox named "Predator"');
+  assert.equal(await box.isChecked(), false, 'off by default');
+  assert.equal(await page.evaluate(() => window.flock.predators()), 0);
+  const count = await page.evaluate(() => window.flock.count());
+
+  await box.check();
+  assert.equal(await page.evaluate(() => window.flock.predators()), 1, 'checked: one hawk');
+  assert.equal(firstNumber((await sliderState(page, 'predators')).shown), 1, 'the Hawks slider shows 1');
+  await waitFrames(page, 5);
+  let frames = await recordFrames(page, 12);
+  assert.ok(frames.length >= 5, `frames recorded: ${frames.length}`);
+  for (const f of frames) {
+    assert.deepEqual(f.instanced, [count + 1], `one instanced draw of boids + hawk (${JSON.stringify(f)})`);
+    assert.equal(f.bufferSubData, 1, `one instance upload per frame (${JSON.stringify(f)})`);
+  }
+
+  // The slider and the checkbox follow each other.
+  await slide(page, 'predators', 3);
+  assert.equal(await box.isChecked(), true, 'three hawks: still checked');
+  await waitFrames(page, 3);
+  frames = await recordFrames(page, 8);
+  for (const f of frames) assert.deepEqual(f.instanced, [count + 3], `boids + 3 hawks in one draw (${JSON.stringify(f)})`);
+  await box.check(); // already checked: nothing changes
+  assert.equal(await page.evaluate(() => window.flock.predators()), 3);
+  await box.uncheck();
+  assert.equal(await page.evaluate(() => window.flock.predators()), 0, 'unchecked: no hawk');
+  assert.equal(firstNumber((await sliderState(page, 'predators')).shown), 0, 'the Hawks slider shows 0');
+  await slide(page, 'predators', 2);
+  assert.equal(await box.isChecked(), true, 'the slider checks the box');
+  await slide(page, 'predators', 0);
+  assert.equal(await box.isChecked(), false, 'and unchecks it');
+
+  // Leaders are cones of the same draw too.
+  await slide(page, 'predators', 1);
+  await slide(page, 'leaders', 2);
+  await waitFrames(page, 3);
+  frames = await recordFrames(page, 8);
+  for (const f of frames) {
+    assert.deepEqual(f.instanced, [count + 1 + 2], `boids + hawk + 2 leaders in one draw (${JSON.stringify(f)})`);
+    assert.equal(f.bufferSubData, 1, `one instance upload per frame (${JSON.stringify(f)})`);
+  }
+  assert.deepEqual(pageErrors, []);
+  await page.close();
+});
+
+test('on/off parameters are labelled checkboxes wired to the flock', { timeout: 120_000 }, async () => {
+  const { page, pageErrors } = await open('?count=300');
+  const toggles = await page.evaluate(() =>
+    customElements
+      .get('boids-flock')
+      .params.filter((s) => s.kind === 'toggle' && s.slider)
+      .map((s) => ({ name: s.name, label: s.label })),
+  );
+  assert.ok(toggles.length >= 2, `toggles with a control: ${JSON.stringify(toggles)}`);
+  for (const { name, label } of toggles) {
+    const box = page.getByRole('checkbox', { name: label, exact: true });
+    assert.equal(await box.count(), 1, `a checkbox named "${label}"`);
+    assert.equal(await box.getAttribute('data-param'), name);
+    const before = await page.evaluate((n) => Number(window.flock[n]()), name);
+    assert.equal(await box.isChecked(), before >= 0.5, `${name}: the box shows the flock's value`);
+    await box.setChecked(!(before >= 0.5));
+    assert.equal(await page.evaluate((n) => Number(window.flock[n]()), name), before >= 0.5 ? 0 : 1, `${name} toggled`);
+    await box.setChecked(before >= 0.5);
+    assert.equal(await page.evaluate((n) => Number(window.flock[n]()), name), before, `${name} back`);
+  }
+  // flat: the checkbox makes the world flat.
+  await page.getByRole('checkbox', { name: '2D', exact: true }).check();
+  assert.equal(await page.evaluate(() => window.flock.isFlat()), true);
+  assert.deepEqual(pageErrors, []);
+  await page.close();
+});
+
+/** Centre and size of the pixels that differ between two screenshots (CSS px at ratio 1). */
+function changedCentre(a, b, tolerance = 24) {
+  let n = 0;
+  let sx = 0;
+  let sy = 0;
+  let [x0, x1, y0, y1] = [Infinity, -Infinity, Infinity, -Infinity];
+  for (let y = 0; y < a.height; y++) {
+    for (let x = 0; x < a.width; x++) {
+      const i = 4 * (y * a.width + x);
+      const d = Math.max(...[0, 1, 2].map((c) => Math.abs(a.data[i + c] - b.data[i + c])));
+      if (d > tolerance) {
+        n++;
+        sx += x;
+        sy += y;
+        [x0, x1, y0, y1] = [Math.min(x0, x), Math.max(x1, x), Math.min(y0, y), Math.max(y1, y)];
+      }
+    }
+  }
+  return { x: sx / n, y: sy / n, size: Math.max(x1 - x0, y1 - y0) };
+}
+
+/** Clicks the canvas at (x, y) CSS pixels from its corner; returns the flock's obstacles. */
+async function clickScene(page, x, y) {
+  await page.locator('#view').click({ position: { x, y } });
+  await waitFrames(page, 3);
+  return page.evaluate(() => Array.from(window.flock.obstacles()));
+}
+
+test('clicking the scene adds an obstacle under the pointer; Clear removes them', { timeout: 180_000 }, async () => {
+  const { page, pageErrors } = await open('?count=300');
+  assert.match(await page.locator('#obstacles-hint').textContent(), /click the scene to add an obstacle/i, 'the panel says how');
+  const clear = page.getByRole('button', { name: 'Clear obstacles', exact: true });
+  assert.equal(await clear.isDisabled(), true, 'nothing to clear at first');
+  await page.locator('#pause').click(); // only the obstacle changes the picture now
+  await waitFrames(page, 3);
+  const box = await page.locator('#view').boundingBox();
+  const before = await canvasShot(page, 'obstacle-before.png');
+  const world = await page.evaluate(() => window.flock.worldSize());
+
+  const at = { x: Math.round(box.width * 0.42), y: Math.round(box.height * 0.55) };
+  const one = await clickScene(page, at.x, at.y);
+  assert.equal(one.length, 4, `one obstacle (4 floats): ${one}`);
+  const [x, y, z, r] = one;
+  assert.ok(r > 0.04 * world && r < 0.12 * world, `radius ${r} is a sensible part of the world's ${world}`);
+  for (const v of [x, y, z]) assert.ok(v >= 0 && v <= world, `centre ${one} inside the world`);
+  // Its centre shows where the click was (picking inverts the camera).
+  const shown = await page.evaluate((o) => Array.from(window.view.cssPointOf(window.flock, o[0], o[1], o[2])), one);
+  assert.ok(Math.hypot(shown[0] - at.x, shown[1] - at.y) < 3, `the obstacle shows at ${shown}, the click was at ${at.x},${at.y}`);
+  // ...and lies on the plane through the world's centre facing the camera.
+  const eyeward = await page.evaluate(() => {
+    const w = window.flock.worldSize();
+    const c = window.view.cssPointOf(window.flock, w / 2, w / 2, w / 2);
+    return Array.from(window.view.worldPointAt(window.flock, c[0], c[1])).map((v) => v - w / 2);
+  });
+  assert.ok(Math.hypot(...eyeward) < 1e-3 * world, `the centre's pixel picks the centre: ${eyeward}`);
+
+  const after = await canvasShot(page, 'obstacle-after.png');
+  const changed = difference(before, after);
+  assert.ok(changed > 0.002, `adding an obstacle changed only ${(100 * changed).toFixed(3)}% of the picture`);
+  // What changed is a sphere drawn where the click was (the renderer's own say, not picking's).
+  const where = changedCentre(before, after);
+  assert.ok(
+    Math.hypot(where.x - at.x, where.y - at.y) < 0.3 * where.size,
+    `the picture changed around ${where.x.toFixed(0)},${where.y.toFixed(0)} (${where.size.toFixed(0)} px across), the click was at ${at.x},${at.y}`,
+  );
+  assert.equal(await clear.isDisabled(), false, 'Clear is enabled');
+  assert.match(await page.locator('#obstacle-count').textContent(), /1/);
+
+  const two = await clickScene(page, Math.round(box.width * 0.6), Math.round(box.height * 0.4));
+  assert.equal(two.length, 8, 'a second click adds a second obstacle');
+
+  // A drag orbits and adds nothing.
+  const camera = await page.evaluate(() => Array.from(window.view.camera()));
+  await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.5 + 60, box.y + box.height * 0.5 + 20, { steps: 6 });
+  await page.mouse.up();
+  await waitFrames(page, 2);
+  assert.notDeepEqual(await page.evaluate(() => Array.from(window.view.camera())), camera, 'the drag orbited');
+  assert.equal(await page.evaluate(() => window.flock.obstacles().length), 8, 'the drag added no obstacle');
+
+  // A double-click resets the view and leaves no obstacle behind.
+  await page.locator('#view').dblclick({ position: { x: Math.round(box.width * 0.3), y: Math.round(box.height * 0.3) } });
+  await waitFrames(page, 2);
+  assert.deepEqual(await page.evaluate(() => Array.from(window.view.camera())), camera, 'double-click reset the view');
+  assert.equal(await page.evaluate(() => window.flock.obstacles().length), 8, 'the double-click added no obstacle');
+
+  await clear.click();
+  await waitFrames(page, 3);
+  assert.equal(await page.evaluate(() => window.flock.obstacles().length), 0, 'Clear removed them');
+  assert.equal(await clear.isDisabled(), true, 'nothing to clear');
+  const cleared = await canvasShot(page, 'obstacle-cleared.png');
+  assert.ok(difference(before, cleared) < changed / 4, 'the picture is back to what it was');
+
+  // Each frame is still one upload and one instanced draw, obstacles or not.
+  await clickScene(page, at.x, at.y);
+  const frames = await recordFrames(page, 8);
+  const count = await page.evaluate(() => window.flock.count());
+  for (const f of frames) {
+    assert.deepEqual(f.instanced, [count], `one instanced draw (${JSON.stringify(f)})`);
+    assert.equal(f.bufferSubData, 1, `one instance upload (${JSON.stringify(f)})`);
+  }
+  assert.deepEqual(pageErrors, []);
+  await page.close();
+});
+
+test('in the flat world a click puts the obstacle on the plane, under the pointer', { timeout: 120_000 }, async () => {
+  const { page, pageErrors } = await open('?count=300&flat=1');
+  assert.equal(await page.evaluate(() => window.flock.isFlat()), true);
+  const box = await page.locator('#view').boundingBox();
+  const at = { x: Math.round(box.width * 0.35), y: Math.round(box.height * 0.6) };
+  const [x, y, z] = await clickScene(page, at.x, at.y);
+  assert.equal(z, 0, 'z = 0 in 2D');
+  const world = await page.evaluate(() => window.flock.worldSize());
+  // Seen from above as on a 2D canvas: x runs right, y runs down.
+  assert.ok(x < world / 2 && y > world / 2, `left of and below the centre on screen: x < ${world / 2} < y (${x}, ${y})`);
+  const shown = await page.evaluate((o) => Array.from(window.view.cssPointOf(window.flock, ...o)), [x, y, z]);
+  assert.ok(Math.hypot(shown[0] - at.x, shown[1] - at.y) < 3, `shows at ${shown}, clicked ${at.x},${at.y}`);
+  assert.deepEqual(pageErrors, []);
+  await page.close();
+});
+
+/** Mean distance of the boids from `point` after `steps` steps from a fresh start. */
+function meanDistanceAfter(page, point, steps) {
+  return page.evaluate(
+    ([p, steps]) => {
+      const el = document.querySelector('boids-flock[page]');
+      for (let i = 0; i < steps; i++) el.step();
+      const a = window.flock.positions();
+      let sum = 0;
+      for (let i = 0; i < a.length; i += 3) sum += Math.hypot(a[i] - p[0], a[i + 1] - p[1], a[i + 2] - p[2]);
+      return sum / (a.length / 3);
+    },
+    [point, steps],
+  );
+}
+
+const rebuild = (page) => page.evaluate(() => document.querySelector('boids-flock[page]').rebuild());
+
+test('holding the pointer down attracts the flock (or repels it); releasing lets go', { timeout: 180_000 }, async () => {
+  const { page, pageErrors } = await open('?count=300&seed=3&paused=1');
+  const STEPS = 90; // a second and a half of simulated time
+  const box = await page.locator('#view').boundingBox();
+  const at = { x: box.width * 0.3, y: box.height * 0.6 };
+  const point = await page.evaluate(({ x, y }) => Array.from(window.view.worldPointAt(window.flock, x, y)), at);
+  const press = async () => {
+    await page.mouse.move(box.x + at.x, box.y + at.y);
+    await page.mouse.down();
+  };
+
+  // The same start each time (Rebuild scatters from the seed): without the pointer...
+  await rebuild(page);
+  const alone = await meanDistanceAfter(page, point, STEPS);
+
+  // ...with the pointer tool on Attract, held at the point.
+  const attract = page.getByRole('radio', { name: 'Attract', exact: true });
+  assert.equal(await page.getByRole('radio', { name: 'Off', exact: true }).isChecked(), true, 'the pointer tool starts off');
+  await attract.check();
+  await rebuild(page);
+  const camera = await page.evaluate(() => Array.from(window.view.camera()));
+  await press();
+  assert.equal(await page.locator('.bf-pointer-mark').isVisible(), true, 'a mark shows where the pointer is held');
+  const pulled = await meanDistanceAfter(page, point, STEPS);
+  // Moving while held moves the pointer, not the camera.
+  await page.mouse.move(box.x + at.x + 40, box.y + at.y, { steps: 4 });
+  await page.mouse.up();
+  assert.deepEqual(await page.evaluate(() => Array.from(window.view.camera())), camera, 'holding does not orbit');
+  assert.equal(await page.locator('.bf-pointer-mark').isVisible(), false, 'the mark goes on release');
+  assert.ok(pulled < 0.75 * alone, `attracted, the boids end ${pulled.toFixed(2)} from the point, alone ${alone.toFixed(2)}`);
+
+  // Repel.
+  await page.getByRole('radio', { name: 'Repel', exact: true }).check();
+  await rebuild(page);
+  await press();
+  const pushed = await meanDistanceAfter(page, point, STEPS);
+  await page.mouse.up();
+  assert.ok(pushed > alone, `repelled, the boids end ${pushed.toFixed(2)} from the point, alone ${alone.toFixed(2)}`);
+
+  // Released: the flock flies exactly as with no pointer at all.
+  await rebuild(page);
+  assert.equal(await meanDistanceAfter(page, point, STEPS), alone, 'after release the pointer is gone');
+
+  // Off: a press orbits again; Shift held attracts without the tool.
+  await page.getByRole('radio', { name: 'Off', exact: true }).check();
+  await rebuild(page);
+  await page.mouse.move(box.x + at.x, box.y + at.y);
+  await page.keyboard.down('Shift');
+  await page.mouse.down();
+  const shifted = await meanDistanceAfter(page, point, STEPS);
+  await page.mouse.up();
+  await page.keyboard.up('Shift');
+  assert.equal(shifted, pulled, 'Shift + press attracts like the tool');
+  await rebuild(page);
+  assert.equal(await meanDistanceAfter(page, point, STEPS), alone, 'and lets go on release');
+  assert.equal(await page.evaluate(() => window.flock.obstacles().length), 0, 'holding the pointer adds no obstacle');
+  assert.deepEqual(pageErrors, []);
+  await page.close();
+});
+
+test('the new controls fit a phone-width panel and speak the page language', { timeout: 120_000 }, async () => {
+  const { page, pageErrors } = await open('?count=300&lang=uk', { width: 390, height: 844 });
+  const overflow = await page.evaluate(() =>
+    [...document.querySelectorAll('#presets, #scene, #presets *, #scene *')]
+      .filter((el) => {
+        const r = el.getBoundingClientRect();
+        return r.width > 0 && (r.right > window.innerWidth + 0.5 || r.left < -0.5);
+      })
+      .map((el) => el.id || el.className || el.tagName),
+  );
+  assert.deepEqual(overflow, [], 'nothing sticks out of a 390 px wide screen');
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'no sideways scrolling');
+  const broken = await page.evaluate(() =>
+    [...document.querySelectorAll('.bf-segment span, .bf-preset')]
+      .filter((node) => {
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1;
+      })
+      .map((node) => node.textContent),
+  );
+  assert.deepEqual(broken, [], 'pointer modes and preset names each fit on one line');
+  const { STRINGS } = await page.evaluate(async () => ({ STRINGS: (await import('/www/i18n.js')).STRINGS }));
+  assert.equal(await page.locator('label[for="predator"]').textContent(), STRINGS.uk.ui.predator);
+  assert.equal(await page.locator('#preset-murmuration').textContent(), STRINGS.uk.presets.murmuration[0]);
+  assert.equal(await page.locator('#clear-obstacles').textContent(), STRINGS.uk.ui.clearObstacles);
+  saveArtifact('behaviours-phone-uk.png', await page.screenshot({ fullPage: true }));
+  assert.deepEqual(pageErrors, []);
+  await page.close();
+});
