@@ -1,38 +1,26 @@
 // The page's controls for the behaviours beyond the three rules: presets, the Predator
 // checkbox, on/off checkboxes, obstacles added by clicking the scene, the pointer tool.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   GL_COUNTER_SCRIPT,
   canvasShot,
   difference,
-  launchBrowser,
   recordFrames,
   saveArtifact,
-  serveDist,
   waitFrames,
   waitRunning,
   watchProblems,
+  useDistAndBrowser,
 } from './helpers.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = useDistAndBrowser();
 
 async function open(query = '', viewport = { width: 1280, height: 860 }) {
-  const page = await browser.newPage({ viewport });
+  const page = await env.browser.newPage({ viewport });
   const watch = watchProblems(page);
   await page.addInitScript(GL_COUNTER_SCRIPT);
-  await page.goto(server.url + query);
+  await page.goto(env.server.url + query);
   await waitRunning(page);
   return { page, ...watch };
 }

@@ -1,38 +1,26 @@
 // Sliders call the exported setters; Rebuild, Pause and Step do what they say.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   GL_COUNTER_SCRIPT,
-  launchBrowser,
   positions,
   recordFrames,
   sameArrays,
-  serveDist,
   waitFrames,
   waitRunning,
   watchProblems,
+  useDistAndBrowser,
 } from './helpers.mjs';
 
 const LINEAR = ['speed', 'separation', 'alignment', 'cohesion', 'perception'];
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = useDistAndBrowser();
 
 async function open(query = '') {
-  const page = await browser.newPage();
+  const page = await env.browser.newPage();
   const watch = watchProblems(page);
   await page.addInitScript(GL_COUNTER_SCRIPT);
-  await page.goto(server.url + query);
+  await page.goto(env.server.url + query);
   await waitRunning(page);
   return { page, ...watch };
 }

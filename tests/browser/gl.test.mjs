@@ -1,37 +1,25 @@
 // WebGL2 call counting: one instance upload and one instanced draw per frame, and drawing
 // resumes after the context is lost and restored.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   GL_COUNTER_SCRIPT,
   canvasShot,
   foreground,
-  launchBrowser,
   recordFrames,
-  serveDist,
   waitFrames,
   waitRunning,
   watchProblems,
+  useDistAndBrowser,
 } from './helpers.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = useDistAndBrowser();
 
 async function openCounted() {
-  const page = await browser.newPage();
+  const page = await env.browser.newPage();
   const watch = watchProblems(page);
   await page.addInitScript(GL_COUNTER_SCRIPT);
-  await page.goto(server.url);
+  await page.goto(env.server.url);
   await waitRunning(page);
   await waitFrames(page, 10);
   return { page, ...watch };

@@ -5,6 +5,7 @@
 // - GL_COUNTER_SCRIPT: an init script that counts WebGL2 calls per animation frame
 // - PNG helpers: decode a screenshot, compare it with its background or with another one
 
+import { after, before } from 'node:test';
 import { createServer } from 'node:http';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -70,6 +71,24 @@ export async function serveDist(root = distDir) {
 }
 
 /** Path of Debian's chromium (or $CHROMIUM). */
+/**
+ * Serves dist/ and starts Chromium before a test file's tests, and stops both after them.
+ * `const env = useDistAndBrowser();` at the top of a file, then `env.server.url` and
+ * `env.browser.newPage()` inside its tests.
+ */
+export function useDistAndBrowser() {
+  const env = {};
+  before(async () => {
+    env.server = await serveDist();
+    env.browser = await launchBrowser();
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.server?.close();
+  });
+  return env;
+}
+
 export function chromiumPath() {
   if (process.env.CHROMIUM) return process.env.CHROMIUM;
   if (existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';

@@ -1,23 +1,12 @@
 // Without WebGL2 the page says so instead of failing silently.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, saveArtifact, serveDist, watchProblems } from './helpers.mjs';
+import { saveArtifact, watchProblems, useDistAndBrowser } from './helpers.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = useDistAndBrowser();
 
 test('without WebGL2 the page shows a message and data-boids="no-webgl"', { timeout: 120_000 }, async () => {
-  const page = await browser.newPage();
+  const page = await env.browser.newPage();
   const { pageErrors } = watchProblems(page);
   await page.addInitScript(() => {
     const original = HTMLCanvasElement.prototype.getContext;
@@ -26,7 +15,7 @@ test('without WebGL2 the page shows a message and data-boids="no-webgl"', { time
       return original.call(this, type, ...rest);
     };
   });
-  await page.goto(server.url);
+  await page.goto(env.server.url);
   await page.waitForFunction(
     () => ['no-webgl', 'running', 'error'].includes(document.documentElement.dataset.boids),
     null,

@@ -1,34 +1,22 @@
 // The built page (dist/) loads cleanly and really draws a moving flock.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   canvasShot,
   difference,
   foreground,
-  launchBrowser,
-  serveDist,
   waitFrames,
   waitRunning,
   watchProblems,
+  useDistAndBrowser,
 } from './helpers.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = useDistAndBrowser();
 
 test('page loads with no console errors, page errors or failed requests', { timeout: 120_000 }, async () => {
-  const page = await browser.newPage();
+  const page = await env.browser.newPage();
   const { problems } = watchProblems(page);
-  const response = await page.goto(server.url, { waitUntil: 'load' });
+  const response = await page.goto(env.server.url, { waitUntil: 'load' });
   assert.equal(response.status(), 200);
   await waitRunning(page);
 
@@ -55,9 +43,9 @@ test('page loads with no console errors, page errors or failed requests', { time
 });
 
 test('cones are drawn and move', { timeout: 120_000 }, async () => {
-  const page = await browser.newPage();
+  const page = await env.browser.newPage();
   const { pageErrors } = watchProblems(page);
-  await page.goto(server.url);
+  await page.goto(env.server.url);
   await waitRunning(page);
   await page.waitForTimeout(500);
 
