@@ -87,63 +87,62 @@ impl OrbitCamera {
     /// from straight above; only the zoom applies.
     pub fn frame_from_above(&self, world: f32, aspect: f32) -> CameraFrame {
         let world = world.max(1e-3);
-        let aspect = if aspect.is_finite() && aspect > 0.0 {
-            aspect
-        } else {
-            1.0
-        };
+        let aspect = usable_aspect(aspect);
         let target = Vec3::new(0.5 * world, 0.0, 0.5 * world);
-        let radius = 0.5 * 2f32.sqrt() * world;
-        let half_y = 0.5 * FOV_Y;
-        let half_x = (half_y.tan() * aspect).atan();
         // The square's half side, not its circumcircle, has to fit.
-        let fit = 0.55 * world / half_y.min(half_x).tan();
-        let distance = fit / self.zoom;
-        let eye = target + Vec3::Y * distance;
-        let near = (distance - radius).max(0.005 * radius);
-        let far = distance + radius;
+        let fit = 0.55 * world / narrow_half_angle(aspect).tan();
+        let eye = target + Vec3::Y * (fit / self.zoom);
+        let radius = 0.5 * 2f32.sqrt() * world;
         // Looking down with GL's -z up on screen: x runs right and the lesson's y (GL's z)
         // runs down, as on a 2D canvas.
-        let view = view::look_at_mat4(eye, target, Vec3::NEG_Z);
-        let proj = opengl::perspective(FOV_Y, aspect, near, far);
-        CameraFrame {
-            view_proj: proj * view,
-            eye,
-            distance,
-            radius,
-        }
+        look(eye, target, Vec3::NEG_Z, aspect, radius, radius)
     }
 
     /// Matrices for a world cube of side `world` seen in a viewport of `aspect` = width / height.
     pub fn frame(&self, world: f32, aspect: f32) -> CameraFrame {
         let world = world.max(1e-3);
-        let aspect = if aspect.is_finite() && aspect > 0.0 {
-            aspect
-        } else {
-            1.0
-        };
+        let aspect = usable_aspect(aspect);
         let target = Vec3::splat(0.5 * world);
         let radius = 0.5 * 3f32.sqrt() * world;
-        // The narrower of the two half-angles decides how far away the sphere fits.
-        let half_y = 0.5 * FOV_Y;
-        let half_x = (half_y.tan() * aspect).atan();
-        let fit = radius / half_y.min(half_x).sin();
-        let distance = fit / self.zoom;
+        let fit = radius / narrow_half_angle(aspect).sin();
         let direction = Vec3::new(
             self.pitch.cos() * self.yaw.sin(),
             self.pitch.sin(),
             self.pitch.cos() * self.yaw.cos(),
         );
-        let eye = target + distance * direction;
-        let near = (distance - 1.5 * radius).max(0.005 * radius);
-        let far = distance + 1.5 * radius;
-        let view = view::look_at_mat4(eye, target, Vec3::Y);
-        let proj = opengl::perspective(FOV_Y, aspect, near, far);
-        CameraFrame {
-            view_proj: proj * view,
-            eye,
-            distance,
-            radius,
-        }
+        let eye = target + (fit / self.zoom) * direction;
+        look(eye, target, Vec3::Y, aspect, 1.5 * radius, radius)
+    }
+}
+
+/// `aspect` if it is a usable width / height ratio, else 1.
+fn usable_aspect(aspect: f32) -> f32 {
+    if aspect.is_finite() && aspect > 0.0 {
+        aspect
+    } else {
+        1.0
+    }
+}
+
+/// The narrower of the view's two half-angles: it decides how far away something fits.
+fn narrow_half_angle(aspect: f32) -> f32 {
+    let half_y = 0.5 * FOV_Y;
+    let half_x = (half_y.tan() * aspect).atan();
+    half_y.min(half_x)
+}
+
+/// The frame of an eye looking at `target`, with the scene reaching `depth` in front of and
+/// behind the target (the clip planes) and a bounding sphere of `radius`.
+fn look(eye: Vec3, target: Vec3, up: Vec3, aspect: f32, depth: f32, radius: f32) -> CameraFrame {
+    let distance = eye.distance(target);
+    let near = (distance - depth).max(0.005 * radius);
+    let far = distance + depth;
+    let view = view::look_at_mat4(eye, target, up);
+    let proj = opengl::perspective(FOV_Y, aspect, near, far);
+    CameraFrame {
+        view_proj: proj * view,
+        eye,
+        distance,
+        radius,
     }
 }
