@@ -3,67 +3,18 @@
 // - serveEmbed(): dist/ plus in-memory test pages, every response with the strict CSP header
 // - page builders and small readers of an element's state
 
-import { createServer } from 'node:http';
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
-import { distDir } from './helpers.mjs';
+import { distDir, serveDist } from './helpers.mjs';
 
 /** The policy the page and the embed must run under (issue 5). */
 export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'";
-
-const MIME = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-};
 
 /**
  * Serves dist/ and `pages` ({ '/test/x.html': html }) on 127.0.0.1:<random port>, each
  * response with `Content-Security-Policy: csp` (pass csp: null for none). Records every
  * request path. Returns { url, requests, close }.
  */
-export async function serveEmbed({ pages = {}, csp = STRICT_CSP, root = distDir } = {}) {
-  if (!existsSync(path.join(root, 'index.html'))) {
-    throw new Error(`${root}/index.html is missing: run \`trunk build --release --offline\` first`);
-  }
-  const requests = [];
-  const server = createServer((req, res) => {
-    let pathname;
-    try {
-      pathname = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    } catch {
-      res.writeHead(400).end('bad request');
-      return;
-    }
-    requests.push(pathname);
-    const headers = { 'cache-control': 'no-store' };
-    if (csp) headers['content-security-policy'] = csp;
-    if (pages[pathname] != null) {
-      const type = MIME[path.extname(pathname)] ?? 'text/html; charset=utf-8';
-      res.writeHead(200, { ...headers, 'content-type': type }).end(pages[pathname]);
-      return;
-    }
-    if (pathname.endsWith('/')) pathname += 'index.html';
-    const file = path.join(root, pathname);
-    if (!file.startsWith(root + path.sep) || !existsSync(file) || !statSync(file).isFile()) {
-      res.writeHead(404, { ...headers, 'content-type': 'text/plain' }).end('not found');
-      return;
-    }
-    const type = MIME[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
-    res.writeHead(200, { ...headers, 'content-type': type }).end(readFileSync(file));
-  });
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address();
-  return {
-    url: `http://127.0.0.1:${port}/`,
-    requests,
-    close: () => new Promise((resolve) => server.close(resolve)),
-  };
+export function serveEmbed({ pages = {}, csp = STRICT_CSP, root = distDir } = {}) {
+  return serveDist({ root, pages, csp });
 }
 
 /** A test page: the one script tag a teacher writes, a stylesheet, and `body` as given. */

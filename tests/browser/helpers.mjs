@@ -36,11 +36,16 @@ const MIME = {
   '.woff2': 'font/woff2',
 };
 
-/** Serves dist/ on 127.0.0.1:<random port>. Returns { url, close }. */
-export async function serveDist(root = distDir) {
+/**
+ * Serves dist/ (or `root`) on 127.0.0.1:<random port>, plus in-memory `pages`
+ * ({ '/test/x.html': html }); with `csp`, every response carries it as a
+ * Content-Security-Policy header. Records every request path. Returns { url, requests, close }.
+ */
+export async function serveDist({ root = distDir, pages = {}, csp = null } = {}) {
   if (!existsSync(path.join(root, 'index.html'))) {
     throw new Error(`${root}/index.html is missing: run \`trunk build --release --offline\` first`);
   }
+  const requests = [];
   const server = createServer((req, res) => {
     let pathname;
     try {
@@ -49,15 +54,22 @@ export async function serveDist(root = distDir) {
       res.writeHead(400).end('bad request');
       return;
     }
+    requests.push(pathname);
+    const headers = { 'cache-control': 'no-store' };
+    if (csp) headers['content-security-policy'] = csp;
+    if (pages[pathname] != null) {
+      const type = MIME[path.extname(pathname)] ?? 'text/html; charset=utf-8';
+      res.writeHead(200, { ...headers, 'content-type': type }).end(pages[pathname]);
+      return;
+    }
     if (pathname.endsWith('/')) pathname += 'index.html';
     const file = path.join(root, pathname);
     if (!file.startsWith(root + path.sep) || !existsSync(file) || !statSync(file).isFile()) {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      res.writeHead(404, { ...headers, 'content-type': 'text/plain' }).end('not found');
       return;
     }
     const type = MIME[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
-    res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' });
-    res.end(readFileSync(file));
+    res.writeHead(200, { ...headers, 'content-type': type }).end(readFileSync(file));
   });
   await new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -66,6 +78,7 @@ export async function serveDist(root = distDir) {
   const { port } = server.address();
   return {
     url: `http://127.0.0.1:${port}/`,
+    requests,
     close: () => new Promise((resolve) => server.close(resolve)),
   };
 }
