@@ -259,9 +259,6 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
             if left < LANES {
                 inside &= BVec4A::new(true, left > 1, left > 2, false);
             }
-            if !inside.any() {
-                continue;
-            }
             count += inside.bitmask().count_ones();
             let flocking = if SPECIES {
                 let first = lanes.start + k * LANES;
@@ -278,14 +275,12 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
             dy_sum += w * dy;
             dz_sum += w * dz;
             let close = inside & r2.cmplt(separation_squared);
-            if close.any() {
-                let apart = close & r2.cmpgt(coincident);
-                let push = Vec4::select(apart, r2.recip(), Vec4::ZERO);
-                sx -= push * dx;
-                sy -= push * dy;
-                sz -= push * dz;
-                coincident_count += (close & r2.cmple(coincident)).bitmask().count_ones();
-            }
+            let apart = close & r2.cmpgt(coincident);
+            let push = Vec4::select(apart, r2.recip(), Vec4::ZERO);
+            sx -= push * dx;
+            sy -= push * dy;
+            sz -= push * dz;
+            coincident_count += (close & r2.cmple(coincident)).bitmask().count_ones();
         }
     }
     // Take the boid itself out: it counted once, at distance zero.
