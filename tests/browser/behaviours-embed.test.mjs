@@ -1,9 +1,9 @@
 // The behaviour tools in embeds: `controls` names them (presets, obstacles, pointer; "all"
 // has them), none show by default, and every piece of their text is translated.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, waitFrames, watchProblems } from './helpers.mjs';
-import { TEST_CSS, collectConsole, serveEmbed, testPage, waitFlocks } from './embed-helpers.mjs';
+import { useDistAndBrowser, waitFrames, watchProblems } from './helpers.mjs';
+import { STRICT_CSP, TEST_CSS, collectConsole, testPage, waitFlocks } from './embed-helpers.mjs';
 
 const LANGS = ['uk', 'pl', 'ru'];
 
@@ -22,24 +22,13 @@ for (const lang of ['en', ...LANGS]) {
   );
 }
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveEmbed({ pages });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = useDistAndBrowser({ pages, csp: STRICT_CSP });
 
 test('controls="presets obstacles pointer" shows those tools, and only where asked', { timeout: 120_000 }, async () => {
-  const page = await browser.newPage({ viewport: { width: 1500, height: 900 } });
+  const page = await env.browser.newPage({ viewport: { width: 1500, height: 900 } });
   const { pageErrors } = watchProblems(page);
   const warnings = collectConsole(page, 'warning');
-  await page.goto(`${server.url}test/tools.html`);
+  await page.goto(`${env.server.url}test/tools.html`);
   await waitFlocks(page, 'boids-flock', { min: 3 });
   const tools = (selector) =>
     page.evaluate((s) => {
@@ -108,15 +97,15 @@ function toolTexts(page) {
 }
 
 test('the tools and the behaviours explained are translated in every language', { timeout: 180_000 }, async () => {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const page = await env.browser.newPage({ viewport: { width: 1400, height: 900 } });
   const { pageErrors } = watchProblems(page);
-  await page.goto(`${server.url}test/full-en.html`);
+  await page.goto(`${env.server.url}test/full-en.html`);
   await waitFlocks(page, '#f');
   const en = await toolTexts(page);
   assert.ok(Object.keys(en).length > 20, `texts found: ${Object.keys(en).length}`);
   assert.equal(Object.values(en).filter((t) => !t).length, 0, `no empty text: ${JSON.stringify(en)}`);
   for (const lang of LANGS) {
-    await page.goto(`${server.url}test/full-${lang}.html`);
+    await page.goto(`${env.server.url}test/full-${lang}.html`);
     await waitFlocks(page, '#f');
     const xx = await toolTexts(page);
     assert.deepEqual(Object.keys(xx), Object.keys(en), `${lang}: the same pieces of text`);

@@ -12,6 +12,7 @@ import {
   waitRunning,
   watchProblems,
   useDistAndBrowser,
+  slide,
 } from './helpers.mjs';
 
 const env = useDistAndBrowser();
@@ -38,16 +39,6 @@ function sliderState(page, name) {
   }, name);
 }
 
-function slide(page, name, value) {
-  return page.evaluate(
-    ([name, value]) => {
-      const el = document.getElementById(`param-${name}`);
-      el.value = String(value);
-      el.dispatchEvent(new Event('input', { bubbles: true }));
-    },
-    [name, value],
-  );
-}
 
 const firstNumber = (text) => Number(/-?\d+(\.\d+)?/.exec(text.replace(/,/g, ''))?.[0]);
 

@@ -10,6 +10,7 @@ import {
   waitRunning,
   watchProblems,
   useDistAndBrowser,
+  slide,
 } from './helpers.mjs';
 
 const LINEAR = ['speed', 'separation', 'alignment', 'cohesion', 'perception'];
@@ -25,19 +26,6 @@ async function open(query = '') {
   return { page, ...watch };
 }
 
-/** Sets a range input like a user would and returns the value the input settled on. */
-function slide(page, name, value) {
-  return page.evaluate(
-    ([name, value]) => {
-      const el = document.getElementById(`param-${name}`);
-      el.value = String(value);
-      el.dispatchEvent(new Event('input', { bubbles: true }));
-      el.dispatchEvent(new Event('change', { bubbles: true }));
-      return el.value;
-    },
-    [name, value],
-  );
-}
 
 function firstNumber(text) {
   const match = /-?\d[\d,]*(\.\d+)?/.exec(text ?? '');

@@ -1,12 +1,12 @@
 // Safety: the page, the iframe form, the lesson and a teacher's page with two flocks run under
 // the strict CSP `default-src 'self'; script-src 'self' 'wasm-unsafe-eval'` sent as a header,
 // with no violation and no request beyond their own files; no HTML is ever built from data.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { distDir, launchBrowser, sameArrays, waitFrames, watchProblems } from './helpers.mjs';
-import { CSP_WATCH_SCRIPT, STRICT_CSP, TEST_CSS, serveEmbed, testPage, waitFlocks } from './embed-helpers.mjs';
+import { distDir, useDistAndBrowser, sameArrays, waitFrames, watchProblems } from './helpers.mjs';
+import { CSP_WATCH_SCRIPT, STRICT_CSP, TEST_CSS, testPage, waitFlocks } from './embed-helpers.mjs';
 
 const pages = {
   '/test/test.css': TEST_CSS,
@@ -17,18 +17,7 @@ const pages = {
     </div>`),
 };
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveEmbed({ pages, csp: STRICT_CSP });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = useDistAndBrowser({ pages, csp: STRICT_CSP });
 
 function htmlFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -64,7 +53,7 @@ test('the interface JS never builds HTML from strings', () => {
 });
 
 async function open(url) {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const page = await env.browser.newPage({ viewport: { width: 1280, height: 900 } });
   const watch = watchProblems(page);
   const cspConsole = [];
   const foreign = [];
@@ -72,10 +61,10 @@ async function open(url) {
     if (/Content Security Policy|Refused to/i.test(msg.text())) cspConsole.push(msg.text());
   });
   page.on('request', (req) => {
-    if (!req.url().startsWith(server.url) && !req.url().startsWith('data:')) foreign.push(req.url());
+    if (!req.url().startsWith(env.server.url) && !req.url().startsWith('data:')) foreign.push(req.url());
   });
   await page.addInitScript(CSP_WATCH_SCRIPT);
-  const response = await page.goto(server.url + url);
+  const response = await page.goto(env.server.url + url);
   assert.equal(response.headers()['content-security-policy'], STRICT_CSP, 'served with the CSP header');
   return { page, cspConsole, foreign, ...watch };
 }

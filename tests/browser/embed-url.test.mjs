@@ -1,39 +1,16 @@
 // Shareable settings: the page keeps every setting and the seed in its URL; "Copy link" gives a
 // link that opens the same flock (same values, same positions after N steps). And the iframe
 // form, embed.html, takes its settings from the URL.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, sameArrays, waitFrames, watchProblems } from './helpers.mjs';
-import { flockValues, serveEmbed, waitFlocks } from './embed-helpers.mjs';
+import { useDistAndBrowser, sameArrays, waitFrames, watchProblems, slide } from './helpers.mjs';
+import { STRICT_CSP, flockValues, waitFlocks } from './embed-helpers.mjs';
 
 /** Steps both pages take before their positions are compared. */
 const N = 40;
 
-let server;
-let browser;
+const env = useDistAndBrowser({ csp: STRICT_CSP });
 
-before(async () => {
-  server = await serveEmbed();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-/** Sets a range input like a user would. */
-function slide(page, name, value) {
-  return page.evaluate(
-    ([name, value]) => {
-      const el = document.getElementById(`param-${name}`);
-      el.value = String(value);
-      el.dispatchEvent(new Event('input', { bubbles: true }));
-      el.dispatchEvent(new Event('change', { bubbles: true }));
-    },
-    [name, value],
-  );
-}
 
 async function stepAndRead(page, n) {
   return page.evaluate((n) => {
@@ -44,11 +21,11 @@ async function stepAndRead(page, n) {
 }
 
 test('settings → Copy link → the link opens the same values and the same flock', { timeout: 180_000 }, async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write']).catch(() => {});
   const a = await context.newPage();
   const { pageErrors } = watchProblems(a);
-  await a.goto(`${server.url}?paused=1`);
+  await a.goto(`${env.server.url}?paused=1`);
   await waitFlocks(a, 'boids-flock[page]');
 
   // Change settings as a student would: sliders (including the log-scaled count).
@@ -75,7 +52,7 @@ test('settings → Copy link → the link opens the same values and the same flo
 
   await a.locator('#copy-link').click();
   const link = await a.locator('#copy-link').getAttribute('data-link');
-  assert.ok(link?.startsWith(server.url), `a link to this page: ${link}`);
+  assert.ok(link?.startsWith(env.server.url), `a link to this page: ${link}`);
   assert.equal(await a.locator('#share-link').inputValue(), link, 'the link is shown in a field');
   assert.equal(await a.locator('#share-link').isVisible(), true);
   const clip = await a.evaluate(() => navigator.clipboard.readText()).catch(() => null);
@@ -107,23 +84,23 @@ test('settings → Copy link → the link opens the same values and the same flo
 });
 
 test('a link without some settings gives a different flock (the round trip can fail)', { timeout: 120_000 }, async () => {
-  const page = await browser.newPage();
-  await page.goto(`${server.url}?paused=1&seed=5&cohesion=2.5`);
+  const page = await env.browser.newPage();
+  await page.goto(`${env.server.url}?paused=1&seed=5&cohesion=2.5`);
   await waitFlocks(page, 'boids-flock[page]');
   const full = await stepAndRead(page, N);
-  await page.goto(`${server.url}?paused=1&seed=5`);
+  await page.goto(`${env.server.url}?paused=1&seed=5`);
   await waitFlocks(page, 'boids-flock[page]');
   assert.ok(!sameArrays(full, await stepAndRead(page, N)), 'cohesion matters to the positions');
-  await page.goto(`${server.url}?paused=1&seed=6&cohesion=2.5`);
+  await page.goto(`${env.server.url}?paused=1&seed=6&cohesion=2.5`);
   await waitFlocks(page, 'boids-flock[page]');
   assert.ok(!sameArrays(full, await stepAndRead(page, N)), 'the seed matters to the positions');
   await page.close();
 });
 
 test('embed.html takes its settings from the URL', { timeout: 120_000 }, async () => {
-  const page = await browser.newPage({ viewport: { width: 640, height: 400 } });
+  const page = await env.browser.newPage({ viewport: { width: 640, height: 400 } });
   const { problems } = watchProblems(page);
-  await page.goto(`${server.url}embed.html?count=800&controls=0&cohesion=2.5&seed=7&lang=uk`);
+  await page.goto(`${env.server.url}embed.html?count=800&controls=0&cohesion=2.5&seed=7&lang=uk`);
   await waitFlocks(page, 'boids-flock');
   const state = await page.evaluate(() => {
     const el = document.querySelector('boids-flock');
@@ -145,7 +122,7 @@ test('embed.html takes its settings from the URL', { timeout: 120_000 }, async (
   assert.equal(state.pause, 'Пауза', 'the buttons speak Ukrainian');
   assert.ok(state.box.width >= 620 && state.box.height >= 380, `the flock fills the iframe: ${JSON.stringify(state.box)}`);
 
-  await page.goto(`${server.url}embed.html?controls=cohesion,speed&count=lots`);
+  await page.goto(`${env.server.url}embed.html?controls=cohesion,speed&count=lots`);
   await waitFlocks(page, 'boids-flock');
   const sliders = await page.evaluate(() => [...document.querySelectorAll('input[type=range]')].map((i) => i.dataset.param));
   assert.deepEqual(sliders, ['speed', 'cohesion'], 'controls=cohesion,speed shows those sliders (in table order)');

@@ -1,13 +1,13 @@
 // <boids-flock>: several independent instances on one page, attributes that change the flock
 // (and junk that changes nothing), good manners off screen, the WebGL context pool, reduced
 // motion and the keyboard.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   GL_COUNTER_SCRIPT,
   foreground,
   decodePng,
-  launchBrowser,
+  useDistAndBrowser,
   recordFrames,
   sameArrays,
   saveArtifact,
@@ -15,11 +15,11 @@ import {
   watchProblems,
 } from './helpers.mjs';
 import {
+  STRICT_CSP,
   TEST_CSS,
   collectConsole,
   flockPositions,
   flockSteps,
-  serveEmbed,
   testPage,
   waitFlocks,
 } from './embed-helpers.mjs';
@@ -40,25 +40,14 @@ const pages = {
   '/test/empty.html': testPage(''),
 };
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveEmbed({ pages });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = useDistAndBrowser({ pages, csp: STRICT_CSP });
 
 async function open(path, options = {}) {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, ...options });
+  const page = await env.browser.newPage({ viewport: { width: 1280, height: 800 }, ...options });
   const watch = watchProblems(page);
   const warnings = collectConsole(page, 'warning');
   await page.addInitScript(GL_COUNTER_SCRIPT);
-  await page.goto(server.url + path.replace(/^\//, ''));
+  await page.goto(env.server.url + path.replace(/^\//, ''));
   return { page, warnings, ...watch };
 }
 

@@ -83,16 +83,33 @@ export async function serveDist({ root = distDir, pages = {}, csp = null } = {})
   };
 }
 
+/**
+ * Sets the range input `#param-<name>` like a user dragging it would (input, then change
+ * events) and returns the value the input settled on.
+ */
+export function slide(page, name, value) {
+  return page.evaluate(
+    ([name, value]) => {
+      const el = document.getElementById(`param-${name}`);
+      el.value = String(value);
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+      el.dispatchEvent(new Event('change', { bubbles: true }));
+      return el.value;
+    },
+    [name, value],
+  );
+}
+
 /** Path of Debian's chromium (or $CHROMIUM). */
 /**
  * Serves dist/ and starts Chromium before a test file's tests, and stops both after them.
  * `const env = useDistAndBrowser();` at the top of a file, then `env.server.url` and
- * `env.browser.newPage()` inside its tests.
+ * `env.browser.newPage()` inside its tests. `serveOptions` go to `serveDist`.
  */
-export function useDistAndBrowser() {
+export function useDistAndBrowser(serveOptions = {}) {
   const env = {};
   before(async () => {
-    env.server = await serveDist();
+    env.server = await serveDist(serveOptions);
     env.browser = await launchBrowser();
   });
   after(async () => {
