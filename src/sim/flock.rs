@@ -147,6 +147,8 @@ pub struct Flock {
     sorted: Sorted,
     /// Scratch: the spans of slots around one cell.
     spans: Vec<Span>,
+    /// Scratch: the boids in `spans`, gathered into one range (`Sorted::gather_spans`).
+    nearby: Sorted,
     grid: Grid,
     world: f32,
     mean_neighbours: f32,
@@ -186,6 +188,7 @@ impl Flock {
             behaviours: Behaviours::default(),
             sorted: Sorted::default(),
             spans: Vec::new(),
+            nearby: Sorted::default(),
             grid: Grid::default(),
             world: 0.0,
             mean_neighbours: 0.0,
@@ -723,6 +726,7 @@ impl Flock {
         let species = self.settings.species > 1;
         let nearest_image = needs_nearest_image(&self.grid, wrap);
         let mut spans = std::mem::take(&mut self.spans);
+        let mut nearby = std::mem::take(&mut self.nearby);
         let mut examined = 0u64;
         for z in 0..layers {
             for y in 0..dims {
@@ -732,13 +736,14 @@ impl Flock {
                         continue;
                     }
                     neighbour_spans(&self.grid, [x, y, z], wrap, self.world, &mut spans);
-                    let around: usize = spans.iter().map(|s| s.slots.len()).sum();
-                    examined += (around * own.len()) as u64;
+                    nearby.gather_spans(&self.sorted, &spans, species);
+                    examined += (nearby.count() * own.len()) as u64;
                     for i in own {
                         let seen = look_around_fast(
                             i,
                             &spans,
                             &self.sorted,
+                            &nearby,
                             &view,
                             nearest_image,
                             species,
@@ -749,6 +754,7 @@ impl Flock {
             }
         }
         self.spans = spans;
+        self.nearby = nearby;
         examined
     }
 
@@ -1162,6 +1168,19 @@ impl Flock {
 /// velocity turned back inward.
 pub(super) fn confine(position: f32, velocity: f32, world: f32, wrap: bool) -> (f32, f32) {
     if wrap {
+        // A step moves a boid far less than a world: one add or subtract brings it back
+        // (`rem_euclid` is a slow library call, kept for anything further out).
+        if (0.0..world).contains(&position) {
+            return (position, velocity);
+        }
+        let once = if position < 0.0 {
+            position + world
+        } else {
+            position - world
+        };
+        if (0.0..world).contains(&once) {
+            return (once, velocity);
+        }
         let wrapped = position.rem_euclid(world);
         // rem_euclid can round up to `world` itself for tiny negative inputs.
         return (if wrapped >= world { 0.0 } else { wrapped }, velocity);

@@ -8,7 +8,7 @@
 
 use std::ops::Range;
 
-use glam::{BVec4A, Vec3, Vec4};
+use glam::{Vec3, Vec4};
 
 use super::grid::Grid;
 use super::rules::{self, Neighbourhood};
@@ -32,6 +32,8 @@ pub struct Sorted {
     /// Species of each boid as a float, so the scan compares four at once. Filled only when
     /// there is more than one species (else left empty and never read).
     pub species: Vec<f32>,
+    /// Boids held: the arrays may be longer (see `gather_spans`).
+    held: usize,
 }
 
 impl Sorted {
@@ -51,6 +53,7 @@ impl Sorted {
             // Padding: far outside any world, so never within anyone's radius.
             column.extend([f32::MAX; LANES]);
         }
+        self.held = order.len();
     }
 
     /// Fills the species column from per-boid `species` in the order `order`.
@@ -60,6 +63,85 @@ impl Sorted {
             .extend(order.iter().map(|&i| f32::from(species[i as usize])));
         // Padding lanes are masked off by position; any species will do.
         self.species.extend([0.0; LANES]);
+    }
+
+    /// Fills the arrays with the boids of `spans` in `from`, one span after the other, each
+    /// moved by its span's shift: the neighbourhood of a cell as one contiguous range with
+    /// no edges to cross, which all the boids of the cell then scan.
+    pub fn gather_spans(&mut self, from: &Sorted, spans: &[Span], species: bool) {
+        let total: usize = spans.iter().map(|span| span.slots.len()).sum();
+        let len = total + LANES;
+        self.held = total;
+        debug_assert!(from.x.len() >= from.held + LANES, "`from` is padded");
+        for column in [
+            &mut self.x,
+            &mut self.y,
+            &mut self.z,
+            &mut self.vx,
+            &mut self.vy,
+            &mut self.vz,
+        ] {
+            // Only ever grows: refilling on every shrink and regrowth cost as much as
+            // the copying. Slots past `len` are stale and never read.
+            if column.len() < len {
+                column.resize(len, f32::MAX);
+            }
+        }
+        // One loop over all six columns per span, whole groups of lanes at a time: most
+        // spans hold a few boids, and a copy per column and span, or a tail loop, cost
+        // more than the copying.
+        let mut at = 0;
+        for Span { slots, shift } in spans {
+            // Whole groups of lanes, past the span's end into the next cells (or the
+            // padding) of `from`: the excess lands where the next span or the padding
+            // goes, and is overwritten.
+            let groups = slots.len().div_ceil(LANES);
+            let width = groups * LANES;
+            let (to, from_slots) = (at..at + width, slots.start..slots.start + width);
+            let [x, y, z, vx, vy, vz] = [&from.x, &from.y, &from.z, &from.vx, &from.vy, &from.vz]
+                .map(|column| column[from_slots.clone()].chunks_exact(LANES));
+            let to_x = self.x[to.clone()].chunks_exact_mut(LANES);
+            let to_y = self.y[to.clone()].chunks_exact_mut(LANES);
+            let to_z = self.z[to.clone()].chunks_exact_mut(LANES);
+            let to_vx = self.vx[to.clone()].chunks_exact_mut(LANES);
+            let to_vy = self.vy[to.clone()].chunks_exact_mut(LANES);
+            let to_vz = self.vz[to].chunks_exact_mut(LANES);
+            let (sx, sy, sz) = (
+                Vec4::splat(shift.x),
+                Vec4::splat(shift.y),
+                Vec4::splat(shift.z),
+            );
+            let sources = x.zip(y).zip(z).zip(vx.zip(vy).zip(vz));
+            let targets = to_x.zip(to_y).zip(to_z).zip(to_vx.zip(to_vy).zip(to_vz));
+            for ((((x, y), z), ((vx, vy), vz)), (((tx, ty), tz), ((tvx, tvy), tvz))) in
+                sources.zip(targets)
+            {
+                (Vec4::from_slice(x) + sx).write_to_slice(tx);
+                (Vec4::from_slice(y) + sy).write_to_slice(ty);
+                (Vec4::from_slice(z) + sz).write_to_slice(tz);
+                tvx.copy_from_slice(vx);
+                tvy.copy_from_slice(vy);
+                tvz.copy_from_slice(vz);
+            }
+            at += slots.len();
+        }
+        // Padding: far outside any world, so never within anyone's radius.
+        for column in [&mut self.x, &mut self.y, &mut self.z] {
+            column[total..len].fill(f32::MAX);
+        }
+        if species {
+            self.species.clear();
+            for span in spans {
+                self.species
+                    .extend_from_slice(&from.species[span.slots.clone()]);
+            }
+            self.species.extend([0.0; LANES]);
+        }
+    }
+
+    /// Boids held, not counting the padding.
+    pub fn count(&self) -> usize {
+        self.held
     }
 
     pub fn position(&self, i: usize) -> Vec3 {
@@ -195,6 +277,7 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
     i: usize,
     spans: &[Span],
     sorted: &Sorted,
+    nearby: &Sorted,
     view: &View,
 ) -> Neighbourhood {
     let p = sorted.position(i);
@@ -228,60 +311,50 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
     let (mut vx, mut vy, mut vz) = (Vec4::ZERO, Vec4::ZERO, Vec4::ZERO);
     let (mut dx_sum, mut dy_sum, mut dz_sum) = (Vec4::ZERO, Vec4::ZERO, Vec4::ZERO);
     let (mut sx, mut sy, mut sz) = (Vec4::ZERO, Vec4::ZERO, Vec4::ZERO);
-    for span in spans {
-        let image = p - span.shift;
-        let (px, py, pz) = (
-            Vec4::splat(image.x),
-            Vec4::splat(image.y),
-            Vec4::splat(image.z),
-        );
-        let len = span.slots.len();
-        // Whole groups of lanes: the last may run past the span (into the next cells or the
-        // padding), and those lanes are masked off below.
-        let lanes = span.slots.start..span.slots.start + len.next_multiple_of(LANES);
-        let columns = [
-            &sorted.x, &sorted.y, &sorted.z, &sorted.vx, &sorted.vy, &sorted.vz,
-        ]
-        .map(|column| column[lanes.clone()].chunks_exact(LANES));
-        let [xs, ys, zs, vxs, vys, vzs] = columns;
-        let groups = xs.zip(ys).zip(zs).zip(vxs.zip(vys).zip(vzs));
-        for (k, (((x, y), z), ((vx_j, vy_j), vz_j))) in groups.enumerate() {
-            let dx = wrap(Vec4::from_slice(x) - px);
-            let dy = wrap(Vec4::from_slice(y) - py);
-            let dz = wrap(Vec4::from_slice(z) - pz);
-            let r2 = dx * dx + dy * dy + dz * dz;
-            let mut inside = r2.cmple(perception_squared);
-            if FOV {
-                let ahead = fx * dx + fy * dy + fz * dz;
-                inside &= ahead.cmpgt(cos_half_fov * r2.sqrt()) | r2.cmple(coincident);
-            }
-            let left = len - k * LANES;
-            if left < LANES {
-                inside &= BVec4A::new(true, left > 1, left > 2, false);
-            }
-            count += inside.bitmask().count_ones();
-            let flocking = if SPECIES {
-                let first = lanes.start + k * LANES;
-                let kinds = Vec4::from_slice(&sorted.species[first..first + LANES]);
-                inside & kinds.cmpeq(own_kind)
-            } else {
-                inside
-            };
-            let w = Vec4::select(flocking, Vec4::ONE, Vec4::ZERO);
-            vx += w * Vec4::from_slice(vx_j);
-            vy += w * Vec4::from_slice(vy_j);
-            vz += w * Vec4::from_slice(vz_j);
-            dx_sum += w * dx;
-            dy_sum += w * dy;
-            dz_sum += w * dz;
-            let close = inside & r2.cmplt(separation_squared);
-            let apart = close & r2.cmpgt(coincident);
-            let push = Vec4::select(apart, r2.recip(), Vec4::ZERO);
-            sx -= push * dx;
-            sy -= push * dy;
-            sz -= push * dz;
-            coincident_count += (close & r2.cmple(coincident)).bitmask().count_ones();
+    let (px, py, pz) = (Vec4::splat(p.x), Vec4::splat(p.y), Vec4::splat(p.z));
+    let len = nearby.count();
+    // Whole groups of lanes: the last may run into the padding, which is masked off below.
+    let lanes = 0..len.next_multiple_of(LANES);
+    let columns = [
+        &nearby.x, &nearby.y, &nearby.z, &nearby.vx, &nearby.vy, &nearby.vz,
+    ]
+    .map(|column| column[lanes.clone()].chunks_exact(LANES));
+    let [xs, ys, zs, vxs, vys, vzs] = columns;
+    let groups = xs.zip(ys).zip(zs).zip(vxs.zip(vys).zip(vzs));
+    for (k, (((x, y), z), ((vx_j, vy_j), vz_j))) in groups.enumerate() {
+        let dx = wrap(Vec4::from_slice(x) - px);
+        let dy = wrap(Vec4::from_slice(y) - py);
+        let dz = wrap(Vec4::from_slice(z) - pz);
+        let r2 = dx * dx + dy * dy + dz * dz;
+        let mut inside = r2.cmple(perception_squared);
+        if FOV {
+            let ahead = fx * dx + fy * dy + fz * dz;
+            inside &= ahead.cmpgt(cos_half_fov * r2.sqrt()) | r2.cmple(coincident);
         }
+        count += inside.bitmask().count_ones();
+        let flocking = if SPECIES {
+            let first = k * LANES;
+            let kinds = Vec4::from_slice(&nearby.species[first..first + LANES]);
+            inside & kinds.cmpeq(own_kind)
+        } else {
+            inside
+        };
+        // Masking (a bitwise and) costs less than multiplying by 0 or 1.
+        let only = |v: Vec4| Vec4::select(flocking, v, Vec4::ZERO);
+        vx += only(Vec4::from_slice(vx_j));
+        vy += only(Vec4::from_slice(vy_j));
+        vz += only(Vec4::from_slice(vz_j));
+        dx_sum += only(dx);
+        dy_sum += only(dy);
+        dz_sum += only(dz);
+        let close = inside & r2.cmplt(separation_squared);
+        let apart = close & r2.cmpgt(coincident);
+        let push = Vec4::select(apart, r2.recip(), Vec4::ZERO);
+        sx -= push * dx;
+        sy -= push * dy;
+        sz -= push * dz;
+        // Counts the boid itself too; any more and `rules::repulsion` takes over below.
+        coincident_count += r2.cmple(coincident).bitmask().count_ones();
     }
     // Take the boid itself out: it counted once, at distance zero.
     let own_velocity = sorted.velocity(i);
@@ -317,20 +390,35 @@ pub fn look_around_fast(
     i: usize,
     spans: &[Span],
     sorted: &Sorted,
+    nearby: &Sorted,
     view: &View,
     nearest_image: bool,
     species: bool,
 ) -> Neighbourhood {
     let fov = view.cos_half_fov.is_some();
     match (nearest_image, fov, species) {
-        (false, false, false) => look_around_lanes::<false, false, false>(i, spans, sorted, view),
-        (false, true, false) => look_around_lanes::<false, true, false>(i, spans, sorted, view),
-        (true, false, false) => look_around_lanes::<true, false, false>(i, spans, sorted, view),
-        (true, true, false) => look_around_lanes::<true, true, false>(i, spans, sorted, view),
-        (false, false, true) => look_around_lanes::<false, false, true>(i, spans, sorted, view),
-        (false, true, true) => look_around_lanes::<false, true, true>(i, spans, sorted, view),
-        (true, false, true) => look_around_lanes::<true, false, true>(i, spans, sorted, view),
-        (true, true, true) => look_around_lanes::<true, true, true>(i, spans, sorted, view),
+        (false, false, false) => {
+            look_around_lanes::<false, false, false>(i, spans, sorted, nearby, view)
+        }
+        (false, true, false) => {
+            look_around_lanes::<false, true, false>(i, spans, sorted, nearby, view)
+        }
+        (true, false, false) => {
+            look_around_lanes::<true, false, false>(i, spans, sorted, nearby, view)
+        }
+        (true, true, false) => {
+            look_around_lanes::<true, true, false>(i, spans, sorted, nearby, view)
+        }
+        (false, false, true) => {
+            look_around_lanes::<false, false, true>(i, spans, sorted, nearby, view)
+        }
+        (false, true, true) => {
+            look_around_lanes::<false, true, true>(i, spans, sorted, nearby, view)
+        }
+        (true, false, true) => {
+            look_around_lanes::<true, false, true>(i, spans, sorted, nearby, view)
+        }
+        (true, true, true) => look_around_lanes::<true, true, true>(i, spans, sorted, nearby, view),
     }
 }
 
