@@ -1,9 +1,10 @@
 //! Looking around: which boids does a boid see, and what does it make of them.
 //!
 //! The step reads the old state from structure-of-arrays copies in grid-cell order
-//! ([`Sorted`]), and scans each cell's neighbourhood as a few contiguous ranges, four
-//! candidates at a time with branch-free masks so the compiler emits SIMD (SSE natively,
-//! `simd128` in wasm). [`look_around`] is the plain one-at-a-time version of the same
+//! ([`Sorted`]). For each cell, the rows of cells around it are gathered once into one
+//! contiguous range with the wrap shifts applied ([`Sorted::gather_spans`]), and every boid
+//! of the cell scans that range four candidates at a time with branch-free masks, so the
+//! compiler emits SIMD (SSE natively, `simd128` in wasm). [`look_around`] is the plain one-at-a-time version of the same
 //! rules: the reference the fast scan is tested against, and the brute-force path.
 
 use std::ops::Range;
@@ -264,12 +265,14 @@ where
     seen
 }
 
-/// The step's scan: the same sums as [`look_around`] over the `spans` of `sorted`, four
-/// candidates at a time in `Vec4` lanes (SSE2 natively, `simd128` in wasm).
+/// The step's scan: the same sums as [`look_around`] over `nearby` (the `spans` of `sorted`
+/// gathered into one range), four candidates at a time in `Vec4` lanes (SSE2 natively,
+/// `simd128` in wasm). Boid `i` is read from `sorted`; `spans` are walked again only for
+/// the rare boids at the very same point.
 /// `WRAP`: find the nearest image of every candidate (only for worlds so few cells wide
 /// that spans cannot carry the shift); `FOV`: the field of view is narrower than 360°;
 /// `SPECIES`: more than one species, so alignment and cohesion sum only the boid's own
-/// kind (read from `sorted.species`, which is empty otherwise).
+/// kind (read from the `species` columns, which are empty otherwise).
 /// The boid itself is scanned too (it is in its own cell) and taken out at the end, which
 /// costs less than masking it in every group of lanes.
 #[inline(always)]
@@ -486,6 +489,72 @@ pub fn neighbour_spans(
             } else {
                 push(row, lo, hi, shift);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sorted_from(positions: &[[f32; 3]]) -> Sorted {
+        let flat: Vec<f32> = positions.iter().flatten().copied().collect();
+        let velocities: Vec<f32> = (0..flat.len()).map(|k| k as f32).collect();
+        let order: Vec<u32> = (0..positions.len() as u32).collect();
+        let mut sorted = Sorted::default();
+        sorted.gather(&order, &flat, &velocities);
+        sorted
+    }
+
+    #[test]
+    fn gathered_spans_are_one_shifted_range_however_long_the_previous_one() {
+        let positions: Vec<[f32; 3]> = (0..11).map(|k| [k as f32, 0.5, 0.25]).collect();
+        let from = sorted_from(&positions);
+        let mut nearby = Sorted::default();
+        // A long gather first: a shorter one after it must not read its leftovers.
+        nearby.gather_spans(
+            &from,
+            &[Span {
+                slots: 0..11,
+                shift: Vec3::ZERO,
+            }],
+            false,
+        );
+        let spans = [
+            Span {
+                slots: 2..5,
+                shift: Vec3::new(10.0, 0.0, 0.0),
+            },
+            Span {
+                slots: 7..8,
+                shift: Vec3::new(0.0, -20.0, 0.0),
+            },
+            Span {
+                slots: 9..9,
+                shift: Vec3::ZERO,
+            },
+            Span {
+                slots: 0..2,
+                shift: Vec3::new(0.0, 0.0, 30.0),
+            },
+        ];
+        nearby.gather_spans(&from, &spans, false);
+        assert_eq!(nearby.count(), 6);
+        let expected = [
+            ([12.0, 0.5, 0.25], 2),
+            ([13.0, 0.5, 0.25], 3),
+            ([14.0, 0.5, 0.25], 4),
+            ([7.0, -19.5, 0.25], 7),
+            ([0.0, 0.5, 30.25], 0),
+            ([1.0, 0.5, 30.25], 1),
+        ];
+        for (k, (position, boid)) in expected.into_iter().enumerate() {
+            assert_eq!(nearby.position(k), Vec3::from(position), "slot {k}");
+            assert_eq!(nearby.velocity(k), from.velocity(boid), "slot {k}");
+        }
+        // The groups of lanes that run past the range find only far-away padding.
+        for k in 6..6 + LANES {
+            assert_eq!(nearby.x[k], f32::MAX);
         }
     }
 }
