@@ -145,6 +145,44 @@ fn all_boids_in_one_cell_and_most_cells_empty() {
 }
 
 #[test]
+fn boids_at_the_very_same_point_are_pushed_apart_as_brute_force_pushes_them() {
+    // Piles of boids at one point (some flying alike, so only the pair's indices can part
+    // them), others a hair apart, among a scattered flock; across a wrapped edge too.
+    let world = 40.0;
+    let (mut positions, mut velocities) = random_state(300, world, 31);
+    let piles = [[20.0, 20.0, 20.0], [0.0, 13.0, 39.9999], [7.5, 7.5, 7.5]];
+    for (k, pile) in piles.iter().enumerate() {
+        for member in 0..4 {
+            let i = 3 * (10 * k + member);
+            positions[i..i + 3].copy_from_slice(pile);
+            if member < 2 {
+                velocities[i..i + 3].copy_from_slice(&[1.0, 2.0, 3.0]);
+            }
+        }
+    }
+    // A pair closer than the scan's "same point" threshold, but not at one point.
+    positions[3 * 50..3 * 50 + 3].copy_from_slice(&[30.0, 30.0, 30.0]);
+    positions[3 * 51..3 * 51 + 3].copy_from_slice(&[30.0, 30.0, 30.0 + 4e-7]);
+    for wrap in [false, true] {
+        for fov in [360.0, 270.0] {
+            for topological in [false, true] {
+                let flock = flock_with_state(
+                    Settings {
+                        topological,
+                        nearest_k: 7,
+                        ..settings(world, wrap, 5.0, fov)
+                    },
+                    positions.clone(),
+                    velocities.clone(),
+                );
+                let what = format!("piles, wrap {wrap}, fov {fov}, nearest-k {topological}");
+                assert_grid_agrees(flock, &what);
+            }
+        }
+    }
+}
+
+#[test]
 fn worlds_only_one_two_or_three_cells_wide() {
     for (world, perception) in [(10.0, 12.0), (10.0, 5.0), (12.0, 4.0)] {
         for wrap in [false, true] {

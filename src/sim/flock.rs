@@ -13,7 +13,8 @@ use super::presets::{self, UnknownPreset};
 use super::rng::{random_seed, Rng};
 use super::rules::{self, Neighbourhood};
 use super::scan::{
-    look_around, look_around_fast, needs_nearest_image, neighbour_spans, Boids, Sorted, Span, View,
+    look_around, look_around_fast, needs_nearest_image, neighbour_spans, Boids, Nearby, Sorted,
+    Span, View,
 };
 
 /// The longest single integration step; longer `dt`s are split into steps this long.
@@ -148,7 +149,7 @@ pub struct Flock {
     /// Scratch: the spans of slots around one cell.
     spans: Vec<Span>,
     /// Scratch: the boids in `spans`, gathered into one range (`Sorted::gather_spans`).
-    nearby: Sorted,
+    nearby: Nearby,
     grid: Grid,
     world: f32,
     mean_neighbours: f32,
@@ -188,7 +189,7 @@ impl Flock {
             behaviours: Behaviours::default(),
             sorted: Sorted::default(),
             spans: Vec::new(),
-            nearby: Sorted::default(),
+            nearby: Nearby::default(),
             grid: Grid::default(),
             world: 0.0,
             mean_neighbours: 0.0,
@@ -736,14 +737,14 @@ impl Flock {
                         continue;
                     }
                     neighbour_spans(&self.grid, [x, y, z], wrap, self.world, &mut spans);
-                    nearby.gather_spans(&self.sorted, &spans, species);
-                    examined += (nearby.count() * own.len()) as u64;
+                    nearby.boids.gather_spans(&self.sorted, &spans, species);
+                    examined += (nearby.boids.count() * own.len()) as u64;
                     for i in own {
                         let seen = look_around_fast(
                             i,
                             &spans,
                             &self.sorted,
-                            &nearby,
+                            &mut nearby,
                             &view,
                             nearest_image,
                             species,
@@ -796,6 +797,7 @@ impl Flock {
                             &found,
                             |j| self.sorted.velocity(j),
                             |j| self.same_kind(i, j),
+                            |j| self.sorted.label[j] as usize,
                             view.separation_squared,
                         );
                         visit(self, i, &seen);

@@ -318,11 +318,13 @@ impl Search<'_> {
 /// What boid `i` makes of its nearest neighbours `found`: the same sums the radius scan
 /// makes of everyone within the perception radius. `same_kind(j)`: whether `j` is of `i`'s
 /// species (alignment and cohesion heed only those; separation heeds everyone).
+/// `label(j)`: the name boids at one point are told apart by (`rules::repulsion`).
 pub fn neighbourhood(
     i: usize,
     found: &Nearest,
     velocity: impl Fn(usize) -> Vec3,
     same_kind: impl Fn(usize) -> bool,
+    label: impl Fn(usize) -> usize,
     separation_squared: f32,
 ) -> Neighbourhood {
     let own_velocity = velocity(i);
@@ -335,7 +337,9 @@ pub fn neighbourhood(
             seen.sum_offset += offset;
         }
         if distance_squared < separation_squared {
-            seen.separation += rules::repulsion(offset, distance_squared, own_velocity - v, i, j);
+            let drift = own_velocity - v;
+            seen.separation +=
+                rules::repulsion(offset, distance_squared, drift, label(i), label(j));
         }
     }
     seen

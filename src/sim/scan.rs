@@ -9,7 +9,7 @@
 
 use std::ops::Range;
 
-use glam::{Vec3, Vec4};
+use glam::{BVec4A, Vec3, Vec4};
 
 use super::grid::Grid;
 use super::rules::{self, Neighbourhood};
@@ -35,6 +35,9 @@ pub struct Sorted {
     pub species: Vec<f32>,
     /// Boids held: the arrays may be longer (see `gather_spans`).
     held: usize,
+    /// Each boid's index in the unsorted arrays (filled by `gather` only): boids at one
+    /// point are told apart by it, as the one-at-a-time reference tells them apart.
+    pub label: Vec<u32>,
 }
 
 impl Sorted {
@@ -55,6 +58,8 @@ impl Sorted {
             column.extend([f32::MAX; LANES]);
         }
         self.held = order.len();
+        self.label.clear();
+        self.label.extend_from_slice(order);
     }
 
     /// Fills the species column from per-boid `species` in the order `order`.
@@ -152,6 +157,29 @@ impl Sorted {
     pub fn velocity(&self, i: usize) -> Vec3 {
         Vec3::new(self.vx[i], self.vy[i], self.vz[i])
     }
+}
+
+/// `v` in the lanes where `mask` is set, 0 elsewhere: a bitwise and. (Natively
+/// `Vec4::select` against zero compiles to one; in wasm it stays a `v128.bitselect`, which V8
+/// turns into three instructions.)
+#[inline(always)]
+fn keep(mask: BVec4A, v: Vec4) -> Vec4 {
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        Vec4::from(core::arch::wasm32::v128_and(v.into(), mask.into()))
+    }
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    {
+        Vec4::select(mask, v, Vec4::ZERO)
+    }
+}
+
+/// A cell's neighbourhood gathered into one range (`Sorted::gather_spans`), and the
+/// scan's scratch list of groups of lanes with close neighbours.
+#[derive(Clone, Debug, Default)]
+pub struct Nearby {
+    pub boids: Sorted,
+    close_groups: Vec<u32>,
 }
 
 /// A run of sorted slots to scan (a row of cells), and the shift that brings the boids in
@@ -280,9 +308,13 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
     i: usize,
     spans: &[Span],
     sorted: &Sorted,
-    nearby: &Sorted,
+    nearby: &mut Nearby,
     view: &View,
 ) -> Neighbourhood {
+    let Nearby {
+        boids: nearby,
+        close_groups,
+    } = nearby;
     let p = sorted.position(i);
     let forward = sorted.velocity(i).normalize_or_zero();
     // A boid at rest sees all around: a threshold no dot product falls below.
@@ -311,13 +343,22 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
     let own_kind = Vec4::splat(if SPECIES { sorted.species[i] } else { 0.0 });
     // Counts go through lane bitmasks into plain integers: fewer vector registers live.
     let (mut count, mut coincident_count) = (0u32, 0u32);
+    // Groups with a lane inside the separation radius (few: it is a small part of the
+    // perception sphere), as `group << LANES | lane bits`, for a second, short pass.
+    let mut close_count = 0;
     let (mut vx, mut vy, mut vz) = (Vec4::ZERO, Vec4::ZERO, Vec4::ZERO);
     let (mut dx_sum, mut dy_sum, mut dz_sum) = (Vec4::ZERO, Vec4::ZERO, Vec4::ZERO);
-    let (mut sx, mut sy, mut sz) = (Vec4::ZERO, Vec4::ZERO, Vec4::ZERO);
     let (px, py, pz) = (Vec4::splat(p.x), Vec4::splat(p.y), Vec4::splat(p.z));
     let len = nearby.count();
     // Whole groups of lanes: the last may run into the padding, which is masked off below.
     let lanes = 0..len.next_multiple_of(LANES);
+    let groups = lanes.len() / LANES;
+    if close_groups.len() < groups {
+        close_groups.resize(groups, 0);
+    }
+    // A slice, not the `Vec`: stores through it cannot move the `Vec`'s own fields, so the
+    // compiler keeps every pointer in registers across the loop.
+    let close_groups = &mut close_groups[..groups];
     let columns = [
         &nearby.x, &nearby.y, &nearby.z, &nearby.vx, &nearby.vy, &nearby.vz,
     ]
@@ -343,21 +384,35 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
             inside
         };
         // Masking (a bitwise and) costs less than multiplying by 0 or 1.
-        let only = |v: Vec4| Vec4::select(flocking, v, Vec4::ZERO);
+        let only = |v: Vec4| keep(flocking, v);
         vx += only(Vec4::from_slice(vx_j));
         vy += only(Vec4::from_slice(vy_j));
         vz += only(Vec4::from_slice(vz_j));
         dx_sum += only(dx);
         dy_sum += only(dy);
         dz_sum += only(dz);
-        let close = inside & r2.cmplt(separation_squared);
+        // Appended without a branch: written always, kept when a lane is close.
+        let close = (inside & r2.cmplt(separation_squared)).bitmask();
+        close_groups[close_count] = (k << LANES) as u32 | close;
+        close_count += usize::from(close != 0);
+    }
+    let (mut sx, mut sy, mut sz) = (Vec4::ZERO, Vec4::ZERO, Vec4::ZERO);
+    for &entry in &close_groups[..close_count] {
+        let first = lanes.start + (entry >> LANES) as usize * LANES;
+        let bits = entry & ((1 << LANES) - 1);
+        let close = BVec4A::new(bits & 1 != 0, bits & 2 != 0, bits & 4 != 0, bits & 8 != 0);
+        let at = first..first + LANES;
+        let dx = wrap(Vec4::from_slice(&nearby.x[at.clone()]) - px);
+        let dy = wrap(Vec4::from_slice(&nearby.y[at.clone()]) - py);
+        let dz = wrap(Vec4::from_slice(&nearby.z[at]) - pz);
+        let r2 = dx * dx + dy * dy + dz * dz;
         let apart = close & r2.cmpgt(coincident);
-        let push = Vec4::select(apart, r2.recip(), Vec4::ZERO);
+        let push = keep(apart, r2.recip());
         sx -= push * dx;
         sy -= push * dy;
         sz -= push * dz;
         // Counts the boid itself too; any more and `rules::repulsion` takes over below.
-        coincident_count += r2.cmple(coincident).bitmask().count_ones();
+        coincident_count += (close & r2.cmple(coincident)).bitmask().count_ones();
     }
     // Take the boid itself out: it counted once, at distance zero.
     let own_velocity = sorted.velocity(i);
@@ -380,7 +435,9 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
             let r2 = offset.length_squared();
             if j != i && r2 <= COINCIDENT && r2 < view.separation_squared {
                 let drift = sorted.velocity(i) - sorted.velocity(j);
-                seen.separation += rules::repulsion(offset, r2, drift, i, j);
+                let (label_i, label_j) = (sorted.label[i], sorted.label[j]);
+                let push = rules::repulsion(offset, r2, drift, label_i as usize, label_j as usize);
+                seen.separation += push;
             }
         }
     }
@@ -393,7 +450,7 @@ pub fn look_around_fast(
     i: usize,
     spans: &[Span],
     sorted: &Sorted,
-    nearby: &Sorted,
+    nearby: &mut Nearby,
     view: &View,
     nearest_image: bool,
     species: bool,
