@@ -5,6 +5,7 @@ use glam::Vec3;
 use super::behaviours::{
     Behaviours, Forces, Pointer, FLEE_FORCE_FACTOR, PANIC_SPEED_FACTOR, POINTER_FORCE_FACTOR,
 };
+use super::glide::{glide_all, Glide, Sightings};
 use super::grid::Grid;
 use super::leader::LeaderPath;
 use super::nearest::{self, Nearest, Search, Seeker};
@@ -150,6 +151,11 @@ pub struct Flock {
     spans: Vec<Span>,
     /// Scratch: the boids in `spans`, gathered into one range (`Sorted::gather_spans`).
     nearby: Nearby,
+    /// Scratch: what each boid saw, when all move together (`glide_all`).
+    sightings: Sightings,
+    /// Move every boid one at a time even when `glide_all` could: for tests that compare
+    /// the two.
+    one_at_a_time: bool,
     grid: Grid,
     world: f32,
     mean_neighbours: f32,
@@ -190,6 +196,8 @@ impl Flock {
             sorted: Sorted::default(),
             spans: Vec::new(),
             nearby: Nearby::default(),
+            sightings: Sightings::default(),
+            one_at_a_time: false,
             grid: Grid::default(),
             world: 0.0,
             mean_neighbours: 0.0,
@@ -827,12 +835,32 @@ impl Flock {
         let mut total_neighbours = 0u64;
         let mut new_positions = std::mem::take(&mut self.positions);
         let mut new_velocities = std::mem::take(&mut self.velocities);
-        let examined = self.scan_all(|flock, i, seen| {
-            total_neighbours += u64::from(seen.count);
-            let (p, v) = flock.integrate(i, seen, h, &forces);
-            new_positions[3 * i..3 * i + 3].copy_from_slice(&p);
-            new_velocities[3 * i..3 * i + 3].copy_from_slice(&v);
-        });
+        let examined = if forces.active || self.one_at_a_time {
+            self.scan_all(|flock, i, seen| {
+                total_neighbours += u64::from(seen.count);
+                let (p, v) = flock.integrate(i, seen, h, &forces);
+                new_positions[3 * i..3 * i + 3].copy_from_slice(&p);
+                new_velocities[3 * i..3 * i + 3].copy_from_slice(&v);
+            })
+        } else {
+            // Only the rules and the edges: all boids move together, four at a time.
+            let mut sightings = std::mem::take(&mut self.sightings);
+            sightings.resize(new_positions.len() / 3);
+            let examined = self.scan_all(|_, i, seen| {
+                total_neighbours += u64::from(seen.count);
+                sightings.record(i, seen);
+            });
+            let glide = self.glide(h, &forces);
+            glide_all(
+                &self.sorted,
+                &sightings,
+                &glide,
+                &mut new_positions,
+                &mut new_velocities,
+            );
+            self.sightings = sightings;
+            examined
+        };
         self.positions = new_positions;
         self.velocities = new_velocities;
         // The new state is in cell order: species follow their boids.
@@ -987,6 +1015,23 @@ impl Flock {
             margin,
             2.0 * top_speed * top_speed / margin + 2.0 * self.rules_total(),
         )
+    }
+
+    /// What `glide_all` needs to move boids on which only the rules and the edges act.
+    fn glide(&self, h: f32, forces: &Forces) -> Glide {
+        let s = &self.settings;
+        Glide {
+            cruise: s.speed,
+            max_force: s.max_force,
+            weights: [s.separation, s.alignment, s.cohesion],
+            speed_response: SPEED_RESPONSE,
+            min_speed: MIN_SPEED_FACTOR * s.speed,
+            top_speed: MAX_SPEED_FACTOR * s.speed,
+            world: self.world,
+            wrap: s.wrap,
+            walls: forces.walls,
+            h,
+        }
     }
 
     /// The new position and velocity of sorted boid `i` (old state read from `sorted`).
@@ -1193,5 +1238,86 @@ pub(super) fn confine(position: f32, velocity: f32, world: f32, wrap: bool) -> (
         (world, -velocity.abs())
     } else {
         (position, velocity)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A flock whose boids are scattered, piled, stopped, at and past the walls, and alone.
+    fn awkward_flock(wrap: bool, seed: u32) -> Flock {
+        let settings = Settings {
+            wrap,
+            world_size: Some(30.0),
+            ..Settings::default()
+        };
+        let mut flock = Flock::with_settings(400, Some(seed), settings);
+        let mut positions = flock.positions().to_vec();
+        let mut velocities = flock.velocities().to_vec();
+        let mut place = |boid: usize, p: [f32; 3], v: [f32; 3]| {
+            positions[3 * boid..3 * boid + 3].copy_from_slice(&p);
+            velocities[3 * boid..3 * boid + 3].copy_from_slice(&v);
+        };
+        place(0, [0.0, 15.0, 15.0], [-20.0, 0.0, 0.0]);
+        place(1, [30.0, 29.99, 0.01], [20.0, 20.0, -20.0]);
+        place(2, [12.0, 12.0, 12.0], [0.0, 0.0, 0.0]);
+        place(3, [12.0, 12.0, 12.0], [0.0, 0.0, 0.0]);
+        place(4, [5.0, 5.0, 5.0], [1e-9, 0.0, 0.0]);
+        place(5, [29.9999, 0.0001, 15.0], [14.0, -14.0, 0.0]);
+        flock.set_state(&positions, &velocities);
+        flock
+    }
+
+    #[test]
+    fn moving_four_at_a_time_agrees_with_one_at_a_time() {
+        for wrap in [true, false] {
+            for seed in [1, 2, 3] {
+                let mut together = awkward_flock(wrap, seed);
+                let mut alone = together.clone();
+                alone.one_at_a_time = true;
+                for step in 0..20 {
+                    together.step(MAX_SUBSTEP);
+                    alone.step(MAX_SUBSTEP);
+                    let pairs = together
+                        .positions()
+                        .iter()
+                        .zip(alone.positions())
+                        .chain(together.velocities().iter().zip(alone.velocities()));
+                    for (k, (a, b)) in pairs.enumerate() {
+                        assert!(
+                            a.is_finite(),
+                            "wrap {wrap} seed {seed} step {step}: {k} is {a}"
+                        );
+                        assert!(
+                            (a - b).abs() <= 1e-3 * (1.0 + b.abs()),
+                            "wrap {wrap} seed {seed} step {step}: component {k}: {a} vs {b}"
+                        );
+                    }
+                }
+                // Both ways really ran: the flock moved.
+                assert_ne!(together.positions(), awkward_flock(wrap, seed).positions());
+            }
+        }
+    }
+
+    #[test]
+    fn a_lone_boid_at_rest_sets_off_the_same_way_both_ways() {
+        for wrap in [true, false] {
+            let settings = Settings {
+                wrap,
+                world_size: Some(100.0),
+                ..Settings::default()
+            };
+            let mut together = Flock::with_settings(0, Some(1), settings);
+            together.set_state(&[50.0, 50.0, 50.0, 10.0, 90.0, 50.0], &[0.0; 6]);
+            let mut alone = together.clone();
+            alone.one_at_a_time = true;
+            together.step(MAX_SUBSTEP);
+            alone.step(MAX_SUBSTEP);
+            assert_eq!(together.velocities(), alone.velocities(), "wrap {wrap}");
+            assert_eq!(together.positions(), alone.positions(), "wrap {wrap}");
+            assert!(together.velocities()[0] > 0.0, "sets off along +x");
+        }
     }
 }

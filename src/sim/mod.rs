@@ -2,6 +2,7 @@
 
 mod behaviours;
 mod flock;
+mod glide;
 mod grid;
 mod leader;
 mod nearest;

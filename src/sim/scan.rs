@@ -125,9 +125,11 @@ impl Sorted {
                 (Vec4::from_slice(x) + sx).write_to_slice(tx);
                 (Vec4::from_slice(y) + sy).write_to_slice(ty);
                 (Vec4::from_slice(z) + sz).write_to_slice(tz);
-                tvx.copy_from_slice(vx);
-                tvy.copy_from_slice(vy);
-                tvz.copy_from_slice(vz);
+                // As whole vectors: a four-float `copy_from_slice` may become a bulk
+                // memory copy in wasm.
+                Vec4::from_slice(vx).write_to_slice(tvx);
+                Vec4::from_slice(vy).write_to_slice(tvy);
+                Vec4::from_slice(vz).write_to_slice(tvz);
             }
             at += slots.len();
         }

@@ -1,0 +1,256 @@
+//! Moving the flock when nothing but the three rules, the cruise speed and the world's edges
+//! act on it (no hawks, leaders, pointer or wind; 3D): four boids at a time in `Vec4` lanes.
+//!
+//! This is the step's common case (the standard benchmark, and the page's defaults), and
+//! one boid at a time its square roots and divisions were a fifth of the step in wasm. The
+//! arithmetic is `Flock::integrate`'s, rule for rule (`rules::steering`,
+//! `rules::wall_push`, `rules::limit_speed`, `confine`); the rare boid that needs a
+//! fallback (stopped, or thrown far outside the world) is finished one at a time by those
+//! same functions. `flock.rs` tests that both ways agree.
+
+use glam::{BVec4A, Vec3, Vec4};
+
+use super::flock::confine;
+use super::rules::{self, Neighbourhood};
+use super::scan::{Sorted, LANES};
+
+/// What each boid saw in one scan, by sorted slot, one array per component, padded to a
+/// whole number of groups of lanes.
+#[derive(Clone, Debug, Default)]
+pub struct Sightings {
+    count: Vec<f32>,
+    velocity: [Vec<f32>; 3],
+    offset: [Vec<f32>; 3],
+    separation: [Vec<f32>; 3],
+}
+
+impl Sightings {
+    /// Room for `boids` sightings (contents stale until `record`ed).
+    pub fn resize(&mut self, boids: usize) {
+        let len = boids.next_multiple_of(LANES);
+        let columns = std::iter::once(&mut self.count)
+            .chain(&mut self.velocity)
+            .chain(&mut self.offset)
+            .chain(&mut self.separation);
+        for column in columns {
+            column.resize(len, 0.0);
+        }
+    }
+
+    pub fn record(&mut self, slot: usize, seen: &Neighbourhood) {
+        self.count[slot] = seen.count as f32;
+        for axis in 0..3 {
+            self.velocity[axis][slot] = seen.sum_velocity[axis];
+            self.offset[axis][slot] = seen.sum_offset[axis];
+            self.separation[axis][slot] = seen.separation[axis];
+        }
+    }
+
+    fn lanes(column: &[f32], first: usize) -> Vec4 {
+        Vec4::from_slice(&column[first..first + LANES])
+    }
+}
+
+/// The settings the plain step moves boids by.
+#[derive(Clone, Copy, Debug)]
+pub struct Glide {
+    pub cruise: f32,
+    pub max_force: f32,
+    /// Separation, alignment and cohesion weights.
+    pub weights: [f32; 3],
+    /// How fast (1/s) a boid eases back toward cruise speed.
+    pub speed_response: f32,
+    pub min_speed: f32,
+    pub top_speed: f32,
+    pub world: f32,
+    pub wrap: bool,
+    /// Soft walls' margin and push at the wall, when the edges do not wrap.
+    pub walls: (f32, f32),
+    /// Time step, seconds.
+    pub h: f32,
+}
+
+/// Three components of four boids.
+#[derive(Clone, Copy)]
+struct Lanes3 {
+    x: Vec4,
+    y: Vec4,
+    z: Vec4,
+}
+
+impl Lanes3 {
+    fn load(columns: [&[f32]; 3], first: usize) -> Self {
+        let [x, y, z] = columns.map(|column| Sightings::lanes(column, first));
+        Lanes3 { x, y, z }
+    }
+
+    fn length(self) -> Vec4 {
+        (self.x * self.x + self.y * self.y + self.z * self.z).sqrt()
+    }
+
+    fn scale(self, by: Vec4) -> Self {
+        Lanes3 {
+            x: self.x * by,
+            y: self.y * by,
+            z: self.z * by,
+        }
+    }
+
+    fn add(self, other: Self) -> Self {
+        Lanes3 {
+            x: self.x + other.x,
+            y: self.y + other.y,
+            z: self.z + other.z,
+        }
+    }
+
+    fn sub(self, other: Self) -> Self {
+        Lanes3 {
+            x: self.x - other.x,
+            y: self.y - other.y,
+            z: self.z - other.z,
+        }
+    }
+
+    fn lane(self, k: usize) -> Vec3 {
+        Vec3::new(self.x[k], self.y[k], self.z[k])
+    }
+}
+
+/// `rules::steer` in four lanes; `wanted`: lanes whose boid saw anyone at all.
+fn steer(direction: Lanes3, velocity: Lanes3, wanted: BVec4A, glide: &Glide) -> Lanes3 {
+    let length = direction.length();
+    let asks = wanted & length.cmpgt(Vec4::splat(1e-12)) & length.cmplt(Vec4::INFINITY);
+    let desired = direction.scale(Vec4::select(
+        asks,
+        Vec4::splat(glide.cruise) / length,
+        Vec4::ZERO,
+    ));
+    let change = desired.sub(velocity);
+    let size = change.length();
+    let max = Vec4::splat(glide.max_force);
+    let limit = Vec4::select(size.cmpgt(max), max / size, Vec4::ONE);
+    change.scale(Vec4::select(asks, limit, Vec4::ZERO))
+}
+
+/// `rules::wall_push` along one axis, in four lanes.
+fn wall_push(p: Vec4, glide: &Glide) -> Vec4 {
+    let (margin, strength) = glide.walls;
+    let (margin_v, far) = (Vec4::splat(margin), Vec4::splat(glide.world - margin));
+    let per_unit = Vec4::splat(strength / margin);
+    let low = Vec4::select(p.cmplt(margin_v), (margin_v - p) * per_unit, Vec4::ZERO);
+    let high = Vec4::select(p.cmpgt(far), (p - far) * per_unit, Vec4::ZERO);
+    low - high
+}
+
+/// `confine` along one axis for lanes inside or one world past an edge; `None` where a
+/// lane needs the general case.
+fn confine_lanes(p: Vec4, v: Vec4, glide: &Glide) -> (Vec4, Vec4, BVec4A) {
+    let world = Vec4::splat(glide.world);
+    if glide.wrap {
+        let p = Vec4::select(p.cmplt(Vec4::ZERO), p + world, p);
+        let p = Vec4::select(p.cmpge(world), p - world, p);
+        let fine = p.cmpge(Vec4::ZERO) & p.cmplt(world);
+        (p, v, fine)
+    } else {
+        let below = p.cmplt(Vec4::ZERO);
+        let above = p.cmpgt(world);
+        let speed = v.abs();
+        let v = Vec4::select(below, speed, Vec4::select(above, -speed, v));
+        let p = Vec4::select(below, Vec4::ZERO, Vec4::select(above, world, p));
+        // NaN compares false both ways: found by the general case.
+        let fine = p.cmpge(Vec4::ZERO) & p.cmple(world);
+        (p, v, fine)
+    }
+}
+
+/// Writes the new position and velocity (xyz per boid) of every boid in `sorted`, in slot
+/// order, from what it saw.
+pub fn glide_all(
+    sorted: &Sorted,
+    seen: &Sightings,
+    glide: &Glide,
+    positions: &mut [f32],
+    velocities: &mut [f32],
+) {
+    let boids = positions.len() / 3;
+    let h = Vec4::splat(glide.h);
+    let [ws, wa, wc] = glide.weights.map(Vec4::splat);
+    for first in (0..boids).step_by(LANES) {
+        let p = Lanes3::load([&sorted.x, &sorted.y, &sorted.z], first);
+        let v = Lanes3::load([&sorted.vx, &sorted.vy, &sorted.vz], first);
+        let wanted = Sightings::lanes(&seen.count, first).cmpgt(Vec4::ZERO);
+        let column = |c: &[Vec<f32>; 3]| Lanes3::load([&c[0], &c[1], &c[2]], first);
+        let separation = steer(column(&seen.separation), v, wanted, glide);
+        let alignment = steer(column(&seen.velocity), v, wanted, glide);
+        let cohesion = steer(column(&seen.offset), v, wanted, glide);
+        let mut acceleration = separation
+            .scale(ws)
+            .add(alignment.scale(wa))
+            .add(cohesion.scale(wc));
+        let speed = v.length();
+        let ease = (Vec4::splat(glide.cruise) - speed) / speed * Vec4::splat(glide.speed_response);
+        acceleration = acceleration.add(v.scale(Vec4::select(
+            speed.cmpgt(Vec4::splat(1e-6)),
+            ease,
+            Vec4::ZERO,
+        )));
+        if !glide.wrap {
+            acceleration = acceleration.add(Lanes3 {
+                x: wall_push(p.x, glide),
+                y: wall_push(p.y, glide),
+                z: wall_push(p.z, glide),
+            });
+        }
+        // `rules::limit_speed`.
+        let moved = v.add(acceleration.scale(h));
+        let speed = moved.length();
+        let (min, top) = (Vec4::splat(glide.min_speed), Vec4::splat(glide.top_speed));
+        let factor = Vec4::select(
+            speed.cmpgt(top),
+            top / speed,
+            Vec4::select(speed.cmplt(min), min / speed, Vec4::ONE),
+        );
+        let stopped = !speed.cmplt(Vec4::INFINITY) | speed.cmplt(Vec4::splat(1e-6));
+        let new_v = moved.scale(factor);
+        let new_p = p.add(new_v.scale(h));
+        let (px, vx, fine_x) = confine_lanes(new_p.x, new_v.x, glide);
+        let (py, vy, fine_y) = confine_lanes(new_p.y, new_v.y, glide);
+        let (pz, vz, fine_z) = confine_lanes(new_p.z, new_v.z, glide);
+        let fine = fine_x & fine_y & fine_z & !stopped;
+        let position = Lanes3 {
+            x: px,
+            y: py,
+            z: pz,
+        };
+        let velocity = Lanes3 {
+            x: vx,
+            y: vy,
+            z: vz,
+        };
+        for k in 0..LANES.min(boids - first) {
+            let i = first + k;
+            let (p_k, v_k) = if fine.test(k) {
+                (position.lane(k), velocity.lane(k))
+            } else {
+                // One at a time, as `Flock::integrate` does it.
+                let old_v = v.lane(k);
+                let new_v = rules::limit_speed(
+                    old_v + glide.h * acceleration.lane(k),
+                    glide.min_speed,
+                    glide.top_speed,
+                    old_v,
+                );
+                let new_p = p.lane(k) + glide.h * new_v;
+                let mut pair = (Vec3::ZERO, Vec3::ZERO);
+                for axis in 0..3 {
+                    (pair.0[axis], pair.1[axis]) =
+                        confine(new_p[axis], new_v[axis], glide.world, glide.wrap);
+                }
+                pair
+            };
+            positions[3 * i..3 * i + 3].copy_from_slice(&p_k.to_array());
+            velocities[3 * i..3 * i + 3].copy_from_slice(&v_k.to_array());
+        }
+    }
+}
