@@ -182,6 +182,8 @@ fn keep(mask: BVec4A, v: Vec4) -> Vec4 {
 pub struct Nearby {
     pub boids: Sorted,
     close_groups: Vec<u32>,
+    /// Each group's lanes: 1 where the boid heeds the neighbour, else 0.
+    weights: Vec<Vec4>,
 }
 
 /// A run of sorted slots to scan (a row of cells), and the shift that brings the boids in
@@ -316,6 +318,7 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
     let Nearby {
         boids: nearby,
         close_groups,
+        weights,
     } = nearby;
     let p = sorted.position(i);
     let forward = sorted.velocity(i).normalize_or_zero();
@@ -348,6 +351,9 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
     // Groups with a lane inside the separation radius (few: it is a small part of the
     // perception sphere), as `group << LANES | lane bits`, for a second, short pass.
     let mut close_count = 0;
+    // Counted in lanes: one vector add per group, where a lane bitmask and its
+    // population count take three instructions.
+    let mut counted = Vec4::ZERO;
     let (mut vx, mut vy, mut vz) = (Vec4::ZERO, Vec4::ZERO, Vec4::ZERO);
     let (mut dx_sum, mut dy_sum, mut dz_sum) = (Vec4::ZERO, Vec4::ZERO, Vec4::ZERO);
     let (px, py, pz) = (Vec4::splat(p.x), Vec4::splat(p.y), Vec4::splat(p.z));
@@ -357,17 +363,20 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
     let groups = lanes.len() / LANES;
     if close_groups.len() < groups {
         close_groups.resize(groups, 0);
+        weights.resize(groups, Vec4::ZERO);
     }
     // A slice, not the `Vec`: stores through it cannot move the `Vec`'s own fields, so the
     // compiler keeps every pointer in registers across the loop.
     let close_groups = &mut close_groups[..groups];
-    let columns = [
-        &nearby.x, &nearby.y, &nearby.z, &nearby.vx, &nearby.vy, &nearby.vz,
-    ]
-    .map(|column| column[lanes.clone()].chunks_exact(LANES));
-    let [xs, ys, zs, vxs, vys, vzs] = columns;
-    let groups = xs.zip(ys).zip(zs).zip(vxs.zip(vys).zip(vzs));
-    for (k, (((x, y), z), ((vx_j, vy_j), vz_j))) in groups.enumerate() {
+    let last_group = groups.saturating_sub(1);
+    // Two passes, positions then velocities, each with few vectors live: in one pass V8
+    // ran out of registers and kept the sums on the stack, loading and storing them in
+    // every group. The first leaves each group's 0/1 weights for the second.
+    let weights = &mut weights[..groups];
+    let [xs, ys, zs] =
+        [&nearby.x, &nearby.y, &nearby.z].map(|column| column[lanes.clone()].chunks_exact(LANES));
+    let positions = xs.zip(ys).zip(zs).zip(weights.iter_mut());
+    for (k, (((x, y), z), weight)) in positions.enumerate() {
         let dx = wrap(Vec4::from_slice(x) - px);
         let dy = wrap(Vec4::from_slice(y) - py);
         let dz = wrap(Vec4::from_slice(z) - pz);
@@ -377,26 +386,36 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
             let ahead = fx * dx + fy * dy + fz * dz;
             inside &= ahead.cmpgt(cos_half_fov * r2.sqrt()) | r2.cmple(coincident);
         }
-        count += inside.bitmask().count_ones();
         let flocking = if SPECIES {
+            counted += keep(inside, Vec4::ONE);
             let first = k * LANES;
             let kinds = Vec4::from_slice(&nearby.species[first..first + LANES]);
             inside & kinds.cmpeq(own_kind)
         } else {
             inside
         };
+        let w = keep(flocking, Vec4::ONE);
+        *weight = w;
+        if !SPECIES {
+            counted += w;
+        }
         // Masking (a bitwise and) costs less than multiplying by 0 or 1.
-        let only = |v: Vec4| keep(flocking, v);
-        vx += only(Vec4::from_slice(vx_j));
-        vy += only(Vec4::from_slice(vy_j));
-        vz += only(Vec4::from_slice(vz_j));
-        dx_sum += only(dx);
-        dy_sum += only(dy);
-        dz_sum += only(dz);
+        dx_sum += keep(flocking, dx);
+        dy_sum += keep(flocking, dy);
+        dz_sum += keep(flocking, dz);
         // Appended without a branch: written always, kept when a lane is close.
         let close = (inside & r2.cmplt(separation_squared)).bitmask();
-        close_groups[close_count] = (k << LANES) as u32 | close;
+        // `min`: provably in bounds, so no panic path in the loop (V8 spills every value
+        // live across one on each iteration). `close_count <= k` already.
+        close_groups[close_count.min(last_group)] = (k << LANES) as u32 | close;
         close_count += usize::from(close != 0);
+    }
+    let [vxs, vys, vzs] = [&nearby.vx, &nearby.vy, &nearby.vz]
+        .map(|column| column[lanes.clone()].chunks_exact(LANES));
+    for (((vx_j, vy_j), vz_j), &w) in vxs.zip(vys).zip(vzs).zip(weights.iter()) {
+        vx += w * Vec4::from_slice(vx_j);
+        vy += w * Vec4::from_slice(vy_j);
+        vz += w * Vec4::from_slice(vz_j);
     }
     let (mut sx, mut sy, mut sz) = (Vec4::ZERO, Vec4::ZERO, Vec4::ZERO);
     for &entry in &close_groups[..close_count] {
@@ -416,6 +435,8 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
         // Counts the boid itself too; any more and `rules::repulsion` takes over below.
         coincident_count += (close & r2.cmple(coincident)).bitmask().count_ones();
     }
+    // Exact: a sum of ones far below 2²⁴.
+    count += counted.element_sum() as u32;
     // Take the boid itself out: it counted once, at distance zero.
     let own_velocity = sorted.velocity(i);
     let mut seen = Neighbourhood {
@@ -514,6 +535,20 @@ pub fn neighbour_spans(
         return;
     }
     let reach = grid.reach() as isize;
+    let (x, y, z) = (cx as isize, cy as isize, cz as isize);
+    let z_reach = if grid.is_flat() { 0 } else { reach };
+    let inside = |c: isize, r: isize, cells: isize| c - r >= 0 && c + r < cells;
+    if inside(x, reach, n) && inside(y, reach, n) && inside(z, z_reach, grid.layers() as isize) {
+        // Most cells: no edge within reach, so no shifts and nothing to split.
+        let (first_x, last_x) = ((x - reach) as usize, (x + reach) as usize);
+        for z in z - z_reach..=z + z_reach {
+            for y in y - reach..=y + reach {
+                let row = (z as usize * n as usize + y as usize) * n as usize;
+                push(row, first_x as isize, last_x as isize, Vec3::ZERO);
+            }
+        }
+        return;
+    }
     // A cell index past an edge: the cell it wraps to, and how far its boids move to be here.
     let wrap_index = |c: isize| -> Option<(usize, f32)> {
         match (c < 0, c >= n, wrap) {
