@@ -14,8 +14,8 @@ use super::presets::{self, UnknownPreset};
 use super::rng::{random_seed, Rng};
 use super::rules::{self, Neighbourhood};
 use super::scan::{
-    look_around, look_around_fast, needs_nearest_image, neighbour_spans, Boids, Nearby, Sorted,
-    Span, View,
+    look_around, look_around_fast, needs_nearest_image, neighbour_spans, push_apart_piled, Boids,
+    Nearby, Sorted, Span, View,
 };
 
 /// The longest single integration step; longer `dt`s are split into steps this long.
@@ -744,19 +744,36 @@ impl Flock {
                     if own.is_empty() {
                         continue;
                     }
-                    neighbour_spans(&self.grid, [x, y, z], wrap, self.world, &mut spans);
-                    nearby.boids.gather_spans(&self.sorted, &spans, species);
+                    let cell = [x, y, z];
+                    let edges = (wrap, self.world);
+                    nearby
+                        .boids
+                        .gather_around(&self.sorted, &self.grid, cell, edges, species);
                     examined += (nearby.boids.count() * own.len()) as u64;
+                    // Listed only when a boid has company at its very point.
+                    spans.clear();
                     for i in own {
-                        let seen = look_around_fast(
+                        let (mut seen, piled) = look_around_fast(
                             i,
-                            &spans,
                             &self.sorted,
                             &mut nearby,
                             &view,
                             nearest_image,
                             species,
                         );
+                        if piled {
+                            if spans.is_empty() {
+                                neighbour_spans(&self.grid, cell, wrap, self.world, &mut spans);
+                            }
+                            push_apart_piled(
+                                i,
+                                &spans,
+                                &self.sorted,
+                                &view,
+                                nearest_image,
+                                &mut seen,
+                            );
+                        }
                         visit(self, i, &seen);
                     }
                 }

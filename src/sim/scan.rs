@@ -71,79 +71,88 @@ impl Sorted {
         self.species.extend([0.0; LANES]);
     }
 
-    /// Fills the arrays with the boids of `spans` in `from`, one span after the other, each
-    /// moved by its span's shift: the neighbourhood of a cell as one contiguous range with
-    /// no edges to cross, which all the boids of the cell then scan.
-    pub fn gather_spans(&mut self, from: &Sorted, spans: &[Span], species: bool) {
-        let total: usize = spans.iter().map(|span| span.slots.len()).sum();
-        let len = total + LANES;
-        self.held = total;
+    /// Fills the arrays with the boids around `cell` in `from` (the spans of
+    /// `neighbour_spans`, one after the other), each moved by its span's shift: the
+    /// neighbourhood of a cell as one contiguous range with no edges to cross, which all
+    /// the boids of the cell then scan.
+    pub fn gather_around(
+        &mut self,
+        from: &Sorted,
+        grid: &Grid,
+        cell: [usize; 3],
+        (wrap, world): (bool, f32),
+        species: bool,
+    ) {
         debug_assert!(from.x.len() >= from.held + LANES, "`from` is padded");
-        for column in [
-            &mut self.x,
-            &mut self.y,
-            &mut self.z,
-            &mut self.vx,
-            &mut self.vy,
-            &mut self.vz,
-        ] {
-            // Only ever grows: refilling on every shrink and regrowth cost as much as
-            // the copying. Slots past `len` are stale and never read.
-            if column.len() < len {
+        if species {
+            self.species.clear();
+        }
+        let mut at = 0;
+        for_each_span(grid, cell, wrap, world, |slots, shift| {
+            self.copy_groups(from, slots.clone(), at, shift);
+            if species {
+                self.species.extend_from_slice(&from.species[slots.clone()]);
+            }
+            at += slots.len();
+        });
+        if species {
+            self.species.extend([0.0; LANES]);
+        }
+        self.held = at;
+        // Padding: far outside any world, so never within anyone's radius.
+        for column in [&mut self.x, &mut self.y, &mut self.z] {
+            column[at..at + LANES].fill(f32::MAX);
+        }
+    }
+
+    /// Copies the boids in `slots` of `from` to `at` on, moved by `shift`. In whole groups
+    /// of lanes, past the span's end into the next cells (or the padding) of `from`: the
+    /// excess lands where the next span or the padding goes, and is overwritten. Most
+    /// spans hold a few boids, and a copy per column, or a tail loop, cost more than this.
+    #[inline(always)]
+    fn copy_groups(&mut self, from: &Sorted, slots: Range<usize>, at: usize, shift: Vec3) {
+        let width = slots.len().next_multiple_of(LANES);
+        if self.x.len() < at + width + LANES {
+            // Only ever grows: slots past what is held are stale and never read.
+            let len = 2 * (at + width + LANES);
+            for column in [
+                &mut self.x,
+                &mut self.y,
+                &mut self.z,
+                &mut self.vx,
+                &mut self.vy,
+                &mut self.vz,
+            ] {
                 column.resize(len, f32::MAX);
             }
         }
-        // One loop over all six columns per span, whole groups of lanes at a time: most
-        // spans hold a few boids, and a copy per column and span, or a tail loop, cost
-        // more than the copying.
-        let mut at = 0;
-        for Span { slots, shift } in spans {
-            // Whole groups of lanes, past the span's end into the next cells (or the
-            // padding) of `from`: the excess lands where the next span or the padding
-            // goes, and is overwritten.
-            let groups = slots.len().div_ceil(LANES);
-            let width = groups * LANES;
-            let (to, from_slots) = (at..at + width, slots.start..slots.start + width);
-            let [x, y, z, vx, vy, vz] = [&from.x, &from.y, &from.z, &from.vx, &from.vy, &from.vz]
-                .map(|column| column[from_slots.clone()].chunks_exact(LANES));
-            let to_x = self.x[to.clone()].chunks_exact_mut(LANES);
-            let to_y = self.y[to.clone()].chunks_exact_mut(LANES);
-            let to_z = self.z[to.clone()].chunks_exact_mut(LANES);
-            let to_vx = self.vx[to.clone()].chunks_exact_mut(LANES);
-            let to_vy = self.vy[to.clone()].chunks_exact_mut(LANES);
-            let to_vz = self.vz[to].chunks_exact_mut(LANES);
-            let (sx, sy, sz) = (
-                Vec4::splat(shift.x),
-                Vec4::splat(shift.y),
-                Vec4::splat(shift.z),
-            );
-            let sources = x.zip(y).zip(z).zip(vx.zip(vy).zip(vz));
-            let targets = to_x.zip(to_y).zip(to_z).zip(to_vx.zip(to_vy).zip(to_vz));
-            for ((((x, y), z), ((vx, vy), vz)), (((tx, ty), tz), ((tvx, tvy), tvz))) in
-                sources.zip(targets)
-            {
-                (Vec4::from_slice(x) + sx).write_to_slice(tx);
-                (Vec4::from_slice(y) + sy).write_to_slice(ty);
-                (Vec4::from_slice(z) + sz).write_to_slice(tz);
-                // As whole vectors: a four-float `copy_from_slice` may become a bulk
-                // memory copy in wasm.
-                Vec4::from_slice(vx).write_to_slice(tvx);
-                Vec4::from_slice(vy).write_to_slice(tvy);
-                Vec4::from_slice(vz).write_to_slice(tvz);
-            }
-            at += slots.len();
-        }
-        // Padding: far outside any world, so never within anyone's radius.
-        for column in [&mut self.x, &mut self.y, &mut self.z] {
-            column[total..len].fill(f32::MAX);
-        }
-        if species {
-            self.species.clear();
-            for span in spans {
-                self.species
-                    .extend_from_slice(&from.species[span.slots.clone()]);
-            }
-            self.species.extend([0.0; LANES]);
+        let (to, from_slots) = (at..at + width, slots.start..slots.start + width);
+        let [x, y, z, vx, vy, vz] = [&from.x, &from.y, &from.z, &from.vx, &from.vy, &from.vz]
+            .map(|column| column[from_slots.clone()].chunks_exact(LANES));
+        let to_x = self.x[to.clone()].chunks_exact_mut(LANES);
+        let to_y = self.y[to.clone()].chunks_exact_mut(LANES);
+        let to_z = self.z[to.clone()].chunks_exact_mut(LANES);
+        let to_vx = self.vx[to.clone()].chunks_exact_mut(LANES);
+        let to_vy = self.vy[to.clone()].chunks_exact_mut(LANES);
+        let to_vz = self.vz[to].chunks_exact_mut(LANES);
+        let (sx, sy, sz) = (
+            Vec4::splat(shift.x),
+            Vec4::splat(shift.y),
+            Vec4::splat(shift.z),
+        );
+        let sources = x.zip(y).zip(z).zip(vx.zip(vy).zip(vz));
+        let targets = to_x.zip(to_y).zip(to_z).zip(to_vx.zip(to_vy).zip(to_vz));
+        for ((((x, y), z), ((vx, vy), vz)), (((tx, ty), tz), ((tvx, tvy), tvz))) in
+            sources.zip(targets)
+        {
+            (Vec4::from_slice(x) + sx).write_to_slice(tx);
+            (Vec4::from_slice(y) + sy).write_to_slice(ty);
+            (Vec4::from_slice(z) + sz).write_to_slice(tz);
+            // As whole vectors: a four-float `copy_from_slice` may become a bulk
+            // memory copy in wasm.
+            Vec4::from_slice(vx).write_to_slice(tvx);
+            Vec4::from_slice(vy).write_to_slice(tvy);
+            Vec4::from_slice(vz).write_to_slice(tvz);
         }
     }
 
@@ -310,11 +319,10 @@ where
 #[inline(always)]
 pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>(
     i: usize,
-    spans: &[Span],
     sorted: &Sorted,
     nearby: &mut Nearby,
     view: &View,
-) -> Neighbourhood {
+) -> (Neighbourhood, bool) {
     let Nearby {
         boids: nearby,
         close_groups,
@@ -394,11 +402,7 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
         } else {
             inside
         };
-        let w = keep(flocking, Vec4::ONE);
-        *weight = w;
-        if !SPECIES {
-            counted += w;
-        }
+        *weight = keep(flocking, Vec4::ONE);
         // Masking (a bitwise and) costs less than multiplying by 0 or 1.
         dx_sum += keep(flocking, dx);
         dy_sum += keep(flocking, dy);
@@ -410,13 +414,27 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
         close_groups[close_count.min(last_group)] = (k << LANES) as u32 | close;
         close_count += usize::from(close != 0);
     }
+    // Summed across lanes as soon as each pass ends: sums kept as vectors through the
+    // later passes were spilled to the stack, inside the loops, natively too.
+    let sum_offset = Vec3::new(
+        dx_sum.element_sum(),
+        dy_sum.element_sum(),
+        dz_sum.element_sum(),
+    );
     let [vxs, vys, vzs] = [&nearby.vx, &nearby.vy, &nearby.vz]
         .map(|column| column[lanes.clone()].chunks_exact(LANES));
     for (((vx_j, vy_j), vz_j), &w) in vxs.zip(vys).zip(vzs).zip(weights.iter()) {
+        if !SPECIES {
+            // Everyone heeded is of the boid's kind: the weights count them.
+            counted += w;
+        }
         vx += w * Vec4::from_slice(vx_j);
         vy += w * Vec4::from_slice(vy_j);
         vz += w * Vec4::from_slice(vz_j);
     }
+    let sum_velocity = Vec3::new(vx.element_sum(), vy.element_sum(), vz.element_sum());
+    // Exact: a sum of ones far below 2²⁴.
+    count += counted.element_sum() as u32;
     let (mut sx, mut sy, mut sz) = (Vec4::ZERO, Vec4::ZERO, Vec4::ZERO);
     for &entry in &close_groups[..close_count] {
         let first = lanes.start + (entry >> LANES) as usize * LANES;
@@ -435,73 +453,67 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
         // Counts the boid itself too; any more and `rules::repulsion` takes over below.
         coincident_count += (close & r2.cmple(coincident)).bitmask().count_ones();
     }
-    // Exact: a sum of ones far below 2²⁴.
-    count += counted.element_sum() as u32;
     // Take the boid itself out: it counted once, at distance zero.
     let own_velocity = sorted.velocity(i);
-    let mut seen = Neighbourhood {
+    let seen = Neighbourhood {
         count: count - 1,
-        sum_velocity: Vec3::new(vx.element_sum(), vy.element_sum(), vz.element_sum())
-            - own_velocity,
-        sum_offset: Vec3::new(
-            dx_sum.element_sum(),
-            dy_sum.element_sum(),
-            dz_sum.element_sum(),
-        ),
+        sum_velocity: sum_velocity - own_velocity,
+        sum_offset,
         separation: Vec3::new(sx.element_sum(), sy.element_sum(), sz.element_sum()),
     };
-    // Boids at the very same point have no direction between them: rare, so they are
-    // found again one at a time and pushed apart as `rules::repulsion` says.
-    if coincident_count > 1 {
-        for j in spans.iter().flat_map(|s| s.slots.clone()) {
-            let offset = view.offset_between::<WRAP>(p, sorted.position(j));
-            let r2 = offset.length_squared();
-            if j != i && r2 <= COINCIDENT && r2 < view.separation_squared {
-                let drift = sorted.velocity(i) - sorted.velocity(j);
-                let (label_i, label_j) = (sorted.label[i], sorted.label[j]);
-                let push = rules::repulsion(offset, r2, drift, label_i as usize, label_j as usize);
-                seen.separation += push;
-            }
+    // Boids at the very same point have no direction between them: rare, and left to
+    // `push_apart_piled`.
+    (seen, coincident_count > 1)
+}
+
+/// Adds to `seen` (what sorted boid `i` saw) the push from each boid in `spans` at the
+/// very same point, as `rules::repulsion` says: for the boids `look_around_lanes` reports
+/// piled up.
+pub fn push_apart_piled(
+    i: usize,
+    spans: &[Span],
+    sorted: &Sorted,
+    view: &View,
+    nearest_image: bool,
+    seen: &mut Neighbourhood,
+) {
+    let p = sorted.position(i);
+    for j in spans.iter().flat_map(|s| s.slots.clone()) {
+        let offset = if nearest_image {
+            view.offset_between::<true>(p, sorted.position(j))
+        } else {
+            view.offset_between::<false>(p, sorted.position(j))
+        };
+        let r2 = offset.length_squared();
+        if j != i && r2 <= COINCIDENT && r2 < view.separation_squared {
+            let drift = sorted.velocity(i) - sorted.velocity(j);
+            let (label_i, label_j) = (sorted.label[i], sorted.label[j]);
+            let push = rules::repulsion(offset, r2, drift, label_i as usize, label_j as usize);
+            seen.separation += push;
         }
     }
-    seen
 }
 
 /// Dispatches to the scan specialised for the world's edges, the field of view and
 /// whether there is more than one species.
 pub fn look_around_fast(
     i: usize,
-    spans: &[Span],
     sorted: &Sorted,
     nearby: &mut Nearby,
     view: &View,
     nearest_image: bool,
     species: bool,
-) -> Neighbourhood {
+) -> (Neighbourhood, bool) {
     let fov = view.cos_half_fov.is_some();
     match (nearest_image, fov, species) {
-        (false, false, false) => {
-            look_around_lanes::<false, false, false>(i, spans, sorted, nearby, view)
-        }
-        (false, true, false) => {
-            look_around_lanes::<false, true, false>(i, spans, sorted, nearby, view)
-        }
-        (true, false, false) => {
-            look_around_lanes::<true, false, false>(i, spans, sorted, nearby, view)
-        }
-        (true, true, false) => {
-            look_around_lanes::<true, true, false>(i, spans, sorted, nearby, view)
-        }
-        (false, false, true) => {
-            look_around_lanes::<false, false, true>(i, spans, sorted, nearby, view)
-        }
-        (false, true, true) => {
-            look_around_lanes::<false, true, true>(i, spans, sorted, nearby, view)
-        }
-        (true, false, true) => {
-            look_around_lanes::<true, false, true>(i, spans, sorted, nearby, view)
-        }
-        (true, true, true) => look_around_lanes::<true, true, true>(i, spans, sorted, nearby, view),
+        (false, false, false) => look_around_lanes::<false, false, false>(i, sorted, nearby, view),
+        (false, true, false) => look_around_lanes::<false, true, false>(i, sorted, nearby, view),
+        (true, false, false) => look_around_lanes::<true, false, false>(i, sorted, nearby, view),
+        (true, true, false) => look_around_lanes::<true, true, false>(i, sorted, nearby, view),
+        (false, false, true) => look_around_lanes::<false, false, true>(i, sorted, nearby, view),
+        (false, true, true) => look_around_lanes::<false, true, true>(i, sorted, nearby, view),
+        (true, false, true) => look_around_lanes::<true, false, true>(i, sorted, nearby, view),
+        (true, true, true) => look_around_lanes::<true, true, true>(i, sorted, nearby, view),
     }
 }
 
@@ -515,17 +527,31 @@ pub fn needs_nearest_image(grid: &Grid, wrap: bool) -> bool {
 /// crosses the edge), each with the shift that brings its boids next to `cell`.
 pub fn neighbour_spans(
     grid: &Grid,
-    [cx, cy, cz]: [usize; 3],
+    cell: [usize; 3],
     wrap: bool,
     world: f32,
     spans: &mut Vec<Span>,
 ) {
     spans.clear();
+    for_each_span(grid, cell, wrap, world, |slots, shift| {
+        spans.push(Span { slots, shift });
+    });
+}
+
+/// Calls `visit(slots, shift)` for each non-empty span of `neighbour_spans`, in order.
+#[inline(always)]
+pub fn for_each_span(
+    grid: &Grid,
+    [cx, cy, cz]: [usize; 3],
+    wrap: bool,
+    world: f32,
+    mut visit: impl FnMut(Range<usize>, Vec3),
+) {
     let n = grid.dims() as isize;
     let mut push = |row: usize, first: isize, last: isize, shift: Vec3| {
         let slots = grid.slots(row + first as usize, row + last as usize);
         if !slots.is_empty() {
-            spans.push(Span { slots, shift });
+            visit(slots, shift);
         }
     };
     if needs_nearest_image(grid, wrap) {
@@ -591,64 +617,57 @@ pub fn neighbour_spans(
 mod tests {
     use super::*;
 
-    fn sorted_from(positions: &[[f32; 3]]) -> Sorted {
+    /// Boids in a wrapped world of 5 × 5 × 5 cells, sorted by cell, with velocities that
+    /// name them.
+    fn sorted_world(positions: &[[f32; 3]], world: f32) -> (Grid, Sorted) {
         let flat: Vec<f32> = positions.iter().flatten().copied().collect();
         let velocities: Vec<f32> = (0..flat.len()).map(|k| k as f32).collect();
-        let order: Vec<u32> = (0..positions.len() as u32).collect();
+        let mut grid = Grid::default();
+        grid.configure(world, world / 5.0, 1, positions.len(), false);
+        grid.sort(&flat);
         let mut sorted = Sorted::default();
-        sorted.gather(&order, &flat, &velocities);
-        sorted
+        sorted.gather(grid.order(), &flat, &velocities);
+        (grid, sorted)
     }
 
     #[test]
-    fn gathered_spans_are_one_shifted_range_however_long_the_previous_one() {
-        let positions: Vec<[f32; 3]> = (0..11).map(|k| [k as f32, 0.5, 0.25]).collect();
-        let from = sorted_from(&positions);
+    fn a_cells_neighbourhood_is_gathered_into_one_shifted_range() {
+        let world = 50.0;
+        // Around the corner cell (0, 0, 0), across every wrapped edge, and far from it.
+        let positions: Vec<[f32; 3]> = (0..40)
+            .map(|k| {
+                let t = k as f32;
+                [(t * 7.3) % world, (t * 3.1) % world, (t * 11.7) % world]
+            })
+            .chain([[1.0, 1.0, 1.0], [49.0, 49.0, 49.0], [49.5, 1.0, 25.0]])
+            .collect();
+        let (grid, sorted) = sorted_world(&positions, world);
         let mut nearby = Sorted::default();
         // A long gather first: a shorter one after it must not read its leftovers.
-        nearby.gather_spans(
-            &from,
-            &[Span {
-                slots: 0..11,
-                shift: Vec3::ZERO,
-            }],
-            false,
-        );
-        let spans = [
-            Span {
-                slots: 2..5,
-                shift: Vec3::new(10.0, 0.0, 0.0),
-            },
-            Span {
-                slots: 7..8,
-                shift: Vec3::new(0.0, -20.0, 0.0),
-            },
-            Span {
-                slots: 9..9,
-                shift: Vec3::ZERO,
-            },
-            Span {
-                slots: 0..2,
-                shift: Vec3::new(0.0, 0.0, 30.0),
-            },
-        ];
-        nearby.gather_spans(&from, &spans, false);
-        assert_eq!(nearby.count(), 6);
-        let expected = [
-            ([12.0, 0.5, 0.25], 2),
-            ([13.0, 0.5, 0.25], 3),
-            ([14.0, 0.5, 0.25], 4),
-            ([7.0, -19.5, 0.25], 7),
-            ([0.0, 0.5, 30.25], 0),
-            ([1.0, 0.5, 30.25], 1),
-        ];
-        for (k, (position, boid)) in expected.into_iter().enumerate() {
-            assert_eq!(nearby.position(k), Vec3::from(position), "slot {k}");
-            assert_eq!(nearby.velocity(k), from.velocity(boid), "slot {k}");
-        }
-        // The groups of lanes that run past the range find only far-away padding.
-        for k in 6..6 + LANES {
-            assert_eq!(nearby.x[k], f32::MAX);
+        nearby.gather_around(&sorted, &grid, [2, 2, 2], (true, world), false);
+        for cell in [[0, 0, 0], [4, 0, 2], [2, 2, 2]] {
+            nearby.gather_around(&sorted, &grid, cell, (true, world), false);
+            let mut spans = Vec::new();
+            neighbour_spans(&grid, cell, true, world, &mut spans);
+            let expected: Vec<(Vec3, Vec3)> = spans
+                .iter()
+                .flat_map(|span| {
+                    let sorted = &sorted;
+                    span.slots
+                        .clone()
+                        .map(move |j| (sorted.position(j) + span.shift, sorted.velocity(j)))
+                })
+                .collect();
+            assert_eq!(nearby.count(), expected.len(), "cell {cell:?}");
+            assert!(spans.iter().any(|span| span.shift != Vec3::ZERO) || cell == [2, 2, 2]);
+            for (k, (position, velocity)) in expected.into_iter().enumerate() {
+                assert_eq!(nearby.position(k), position, "cell {cell:?} slot {k}");
+                assert_eq!(nearby.velocity(k), velocity, "cell {cell:?} slot {k}");
+            }
+            // The groups of lanes that run past the range find only far-away padding.
+            for k in nearby.count()..nearby.count() + LANES {
+                assert_eq!(nearby.x[k], f32::MAX);
+            }
         }
     }
 }
