@@ -149,7 +149,7 @@ pub struct Flock {
     sorted: Sorted,
     /// Scratch: the spans of slots around one cell.
     spans: Vec<Span>,
-    /// Scratch: the boids in `spans`, gathered into one range (`Sorted::gather_spans`).
+    /// Scratch: a cell's neighbourhood, gathered into one range (`Sorted::gather_around`).
     nearby: Nearby,
     /// Scratch: what each boid saw, when all move together (`glide_all`).
     sightings: Sightings,

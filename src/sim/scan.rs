@@ -2,10 +2,11 @@
 //!
 //! The step reads the old state from structure-of-arrays copies in grid-cell order
 //! ([`Sorted`]). For each cell, the rows of cells around it are gathered once into one
-//! contiguous range with the wrap shifts applied ([`Sorted::gather_spans`]), and every boid
-//! of the cell scans that range four candidates at a time with branch-free masks, so the
-//! compiler emits SIMD (SSE natively, `simd128` in wasm). [`look_around`] is the plain one-at-a-time version of the same
-//! rules: the reference the fast scan is tested against, and the brute-force path.
+//! contiguous range with the wrap shifts applied ([`Sorted::gather_around`]), and every
+//! boid of the cell scans that range four candidates at a time with branch-free masks, so
+//! the compiler emits SIMD (SSE natively, `simd128` in wasm). [`look_around`] is the plain
+//! one-at-a-time version of the same rules: the reference the fast scan is tested against,
+//! and the brute-force path.
 
 use std::ops::Range;
 
@@ -33,7 +34,7 @@ pub struct Sorted {
     /// Species of each boid as a float, so the scan compares four at once. Filled only when
     /// there is more than one species (else left empty and never read).
     pub species: Vec<f32>,
-    /// Boids held: the arrays may be longer (see `gather_spans`).
+    /// Boids held: the arrays may be longer (see `gather_around`).
     held: usize,
     /// Each boid's index in the unsorted arrays (filled by `gather` only): boids at one
     /// point are told apart by it, as the one-at-a-time reference tells them apart.
@@ -185,7 +186,7 @@ fn keep(mask: BVec4A, v: Vec4) -> Vec4 {
     }
 }
 
-/// A cell's neighbourhood gathered into one range (`Sorted::gather_spans`), and the
+/// A cell's neighbourhood gathered into one range (`Sorted::gather_around`), and the
 /// scan's scratch list of groups of lanes with close neighbours.
 #[derive(Clone, Debug, Default)]
 pub struct Nearby {
@@ -306,10 +307,11 @@ where
     seen
 }
 
-/// The step's scan: the same sums as [`look_around`] over `nearby` (the `spans` of `sorted`
-/// gathered into one range), four candidates at a time in `Vec4` lanes (SSE2 natively,
-/// `simd128` in wasm). Boid `i` is read from `sorted`; `spans` are walked again only for
-/// the rare boids at the very same point.
+/// The step's scan: the same sums as [`look_around`] over `nearby` (the boids around boid
+/// `i`'s cell, gathered into one range), four candidates at a time in `Vec4` lanes (SSE2
+/// natively, `simd128` in wasm): positions first, then velocities, then separation over
+/// the groups with a close neighbour. Boid `i` is read from `sorted`. Returns the sums,
+/// and whether another boid sits at the very same point (for [`push_apart_piled`]).
 /// `WRAP`: find the nearest image of every candidate (only for worlds so few cells wide
 /// that spans cannot carry the shift); `FOV`: the field of view is narrower than 360°;
 /// `SPECIES`: more than one species, so alignment and cohesion sum only the boid's own
