@@ -112,6 +112,14 @@ impl Lanes3 {
         }
     }
 
+    /// x, y, z of each of the four lanes in turn.
+    fn interleaved(self) -> [f32; 3 * LANES] {
+        let (x, y, z) = (self.x.to_array(), self.y.to_array(), self.z.to_array());
+        [
+            x[0], y[0], z[0], x[1], y[1], z[1], x[2], y[2], z[2], x[3], y[3], z[3],
+        ]
+    }
+
     fn lane(self, k: usize) -> Vec3 {
         Vec3::new(self.x[k], self.y[k], self.z[k])
     }
@@ -228,6 +236,13 @@ pub fn glide_all(
             y: vy,
             z: vz,
         };
+        if fine.all() && first + LANES <= boids {
+            // The common case: all four as xyz triples in one go.
+            let span = 3 * first..3 * (first + LANES);
+            positions[span.clone()].copy_from_slice(&position.interleaved());
+            velocities[span].copy_from_slice(&velocity.interleaved());
+            continue;
+        }
         for k in 0..LANES.min(boids - first) {
             let i = first + k;
             let (p_k, v_k) = if fine.test(k) {
