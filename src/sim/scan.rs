@@ -44,19 +44,27 @@ pub struct Sorted {
 impl Sorted {
     /// Fills the arrays from xyz-per-boid `positions`/`velocities` in the order `order`.
     pub fn gather(&mut self, order: &[u32], positions: &[f32], velocities: &[f32]) {
-        let columns = [
-            (&mut self.x, positions, 0),
-            (&mut self.y, positions, 1),
-            (&mut self.z, positions, 2),
-            (&mut self.vx, velocities, 0),
-            (&mut self.vy, velocities, 1),
-            (&mut self.vz, velocities, 2),
-        ];
-        for (column, from, axis) in columns {
-            column.clear();
-            column.extend(order.iter().map(|&i| from[3 * i as usize + axis]));
+        let len = order.len() + LANES;
+        let Sorted {
+            x,
+            y,
+            z,
+            vx,
+            vy,
+            vz,
+            ..
+        } = self;
+        for column in [&mut *x, &mut *y, &mut *z, &mut *vx, &mut *vy, &mut *vz] {
             // Padding: far outside any world, so never within anyone's radius.
-            column.extend([f32::MAX; LANES]);
+            column.clear();
+            column.resize(len, f32::MAX);
+        }
+        // One pass, each boid's six values together: they sit side by side in the input.
+        for (slot, &boid) in order.iter().enumerate() {
+            let at = 3 * boid as usize;
+            let (p, v) = (&positions[at..at + 3], &velocities[at..at + 3]);
+            (x[slot], y[slot], z[slot]) = (p[0], p[1], p[2]);
+            (vx[slot], vy[slot], vz[slot]) = (v[0], v[1], v[2]);
         }
         self.held = order.len();
         self.label.clear();
