@@ -1038,14 +1038,14 @@ impl Flock {
     fn glide(&self, h: f32, forces: &Forces) -> Glide {
         let s = &self.settings;
         Glide {
-            cruise: s.speed,
-            max_force: s.max_force,
+            cruise: forces.cruise,
+            max_force: forces.max_force,
             weights: [s.separation, s.alignment, s.cohesion],
             speed_response: SPEED_RESPONSE,
             min_speed: MIN_SPEED_FACTOR * s.speed,
-            top_speed: MAX_SPEED_FACTOR * s.speed,
-            world: self.world,
-            wrap: s.wrap,
+            top_speed: forces.top_speed,
+            world: forces.world,
+            wrap: forces.wrap,
             walls: forces.walls,
             h,
         }

@@ -364,8 +364,8 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
     let separation_squared = Vec4::splat(view.separation_squared);
     let coincident = Vec4::splat(COINCIDENT);
     let own_kind = Vec4::splat(if SPECIES { sorted.species[i] } else { 0.0 });
-    // Counts go through lane bitmasks into plain integers: fewer vector registers live.
-    let (mut count, mut coincident_count) = (0u32, 0u32);
+    // Through a lane bitmask into a plain integer: one vector register fewer live.
+    let mut coincident_count = 0u32;
     // Groups with a lane inside the separation radius (few: it is a small part of the
     // perception sphere), as `group << LANES | lane bits`, for a second, short pass.
     let mut close_count = 0;
@@ -376,7 +376,7 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
     let (mut dx_sum, mut dy_sum, mut dz_sum) = (Vec4::ZERO, Vec4::ZERO, Vec4::ZERO);
     let (px, py, pz) = (Vec4::splat(p.x), Vec4::splat(p.y), Vec4::splat(p.z));
     let len = nearby.count();
-    // Whole groups of lanes: the last may run into the padding, which is masked off below.
+    // Whole groups of lanes: the last may run into the padding, boids too far away to count.
     let lanes = 0..len.next_multiple_of(LANES);
     let groups = lanes.len() / LANES;
     if close_groups.len() < groups {
@@ -444,7 +444,7 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
     }
     let sum_velocity = Vec3::new(vx.element_sum(), vy.element_sum(), vz.element_sum());
     // Exact: a sum of ones far below 2²⁴.
-    count += counted.element_sum() as u32;
+    let count = counted.element_sum() as u32;
     let (mut sx, mut sy, mut sz) = (Vec4::ZERO, Vec4::ZERO, Vec4::ZERO);
     for &entry in &close_groups[..close_count] {
         let first = lanes.start + (entry >> LANES) as usize * LANES;
