@@ -1,5 +1,6 @@
 //! Moving the flock when nothing but the three rules, the cruise speed and the world's edges
-//! act on it (no hawks, leaders, pointer or wind; 3D): four boids at a time in `Vec4` lanes.
+//! act on it (no hawks, leaders, obstacles, pointer or wind; 3D): four boids at a time in
+//! `Vec4` lanes.
 //!
 //! This is the step's common case (the standard benchmark, and the page's defaults), and
 //! one boid at a time its square roots and divisions were a fifth of the step in wasm. The
@@ -12,7 +13,7 @@ use glam::{BVec4A, Vec3, Vec4};
 
 use super::flock::confine;
 use super::rules::{self, Neighbourhood};
-use super::scan::{Sorted, LANES};
+use super::scan::{keep, Sorted, LANES};
 
 /// What each boid saw in one scan, by sorted slot, one array per component, padded to a
 /// whole number of groups of lanes.
@@ -129,16 +130,12 @@ impl Lanes3 {
 fn steer(direction: Lanes3, velocity: Lanes3, wanted: BVec4A, glide: &Glide) -> Lanes3 {
     let length = direction.length();
     let asks = wanted & length.cmpgt(Vec4::splat(1e-12)) & length.cmplt(Vec4::INFINITY);
-    let desired = direction.scale(Vec4::select(
-        asks,
-        Vec4::splat(glide.cruise) / length,
-        Vec4::ZERO,
-    ));
+    let desired = direction.scale(keep(asks, Vec4::splat(glide.cruise) / length));
     let change = desired.sub(velocity);
     let size = change.length();
     let max = Vec4::splat(glide.max_force);
     let limit = Vec4::select(size.cmpgt(max), max / size, Vec4::ONE);
-    change.scale(Vec4::select(asks, limit, Vec4::ZERO))
+    change.scale(keep(asks, limit))
 }
 
 /// `rules::wall_push` along one axis, in four lanes.
@@ -146,13 +143,13 @@ fn wall_push(p: Vec4, glide: &Glide) -> Vec4 {
     let (margin, strength) = glide.walls;
     let (margin_v, far) = (Vec4::splat(margin), Vec4::splat(glide.world - margin));
     let per_unit = Vec4::splat(strength / margin);
-    let low = Vec4::select(p.cmplt(margin_v), (margin_v - p) * per_unit, Vec4::ZERO);
-    let high = Vec4::select(p.cmpgt(far), (p - far) * per_unit, Vec4::ZERO);
+    let low = keep(p.cmplt(margin_v), (margin_v - p) * per_unit);
+    let high = keep(p.cmpgt(far), (p - far) * per_unit);
     low - high
 }
 
-/// `confine` along one axis for lanes inside or one world past an edge; `None` where a
-/// lane needs the general case.
+/// `confine` along one axis for lanes inside or one world past an edge, and which lanes
+/// that covered (the others need the general case).
 fn confine_lanes(p: Vec4, v: Vec4, glide: &Glide) -> (Vec4, Vec4, BVec4A) {
     let world = Vec4::splat(glide.world);
     if glide.wrap {
@@ -198,11 +195,7 @@ pub fn glide_all(
             .add(cohesion.scale(wc));
         let speed = v.length();
         let ease = (Vec4::splat(glide.cruise) - speed) / speed * Vec4::splat(glide.speed_response);
-        acceleration = acceleration.add(v.scale(Vec4::select(
-            speed.cmpgt(Vec4::splat(1e-6)),
-            ease,
-            Vec4::ZERO,
-        )));
+        acceleration = acceleration.add(v.scale(keep(speed.cmpgt(Vec4::splat(1e-6)), ease)));
         if !glide.wrap {
             acceleration = acceleration.add(Lanes3 {
                 x: wall_push(p.x, glide),

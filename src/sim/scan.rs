@@ -183,7 +183,7 @@ impl Sorted {
 /// `Vec4::select` against zero compiles to one; in wasm it stays a `v128.bitselect`, which V8
 /// turns into three instructions.)
 #[inline(always)]
-fn keep(mask: BVec4A, v: Vec4) -> Vec4 {
+pub fn keep(mask: BVec4A, v: Vec4) -> Vec4 {
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     {
         Vec4::from(core::arch::wasm32::v128_and(v.into(), mask.into()))
