@@ -151,6 +151,8 @@ pub struct Flock {
     spans: Vec<Span>,
     /// Scratch: a cell's neighbourhood, gathered into one range (`Sorted::gather_around`).
     nearby: Nearby,
+    /// Scratch: where each slab of cells gathered into `nearby` ends.
+    slab_end: Vec<usize>,
     /// Scratch: what each boid saw, when all move together (`glide_all`).
     sightings: Sightings,
     /// Move every boid one at a time even when `glide_all` could: for tests that compare
@@ -196,6 +198,7 @@ impl Flock {
             sorted: Sorted::default(),
             spans: Vec::new(),
             nearby: Nearby::default(),
+            slab_end: Vec::new(),
             sightings: Sightings::default(),
             one_at_a_time: false,
             grid: Grid::default(),
@@ -736,20 +739,56 @@ impl Flock {
         let nearest_image = needs_nearest_image(&self.grid, wrap);
         let mut spans = std::mem::take(&mut self.spans);
         let mut nearby = std::mem::take(&mut self.nearby);
+        let mut slab_end = std::mem::take(&mut self.slab_end);
+        let reach = self.grid.reach() as isize;
+        let edges = (wrap, self.world);
         let mut examined = 0u64;
+        // Up each column of cells along y, so that neighbouring cells share the slabs of
+        // cells they both have around them (`Sorted::append_slab`).
         for z in 0..layers {
-            for y in 0..dims {
-                for x in 0..dims {
+            for x in 0..dims {
+                // Slabs `first..next` are in `nearby`; slab `first + k` ends at `slab_end[k]`.
+                let (mut first, mut next) = (isize::MIN, isize::MIN);
+                for y in 0..dims {
                     let own = self.grid.slots_of([x, y, z]);
                     if own.is_empty() {
                         continue;
                     }
                     let cell = [x, y, z];
-                    let edges = (wrap, self.world);
-                    nearby
-                        .boids
-                        .gather_around(&self.sorted, &self.grid, cell, edges, species);
-                    examined += (nearby.boids.count() * own.len()) as u64;
+                    let window = if nearest_image {
+                        nearby
+                            .boids
+                            .gather_around(&self.sorted, &self.grid, cell, edges, species);
+                        0..nearby.boids.count()
+                    } else {
+                        let (lo, hi) = (y as isize - reach, y as isize + reach);
+                        if next < lo {
+                            (first, next) = (lo, lo);
+                            slab_end.clear();
+                        }
+                        while next <= hi {
+                            let at = slab_end.last().copied().unwrap_or(0);
+                            let end = nearby.boids.append_slab(
+                                &self.sorted,
+                                &self.grid,
+                                [x, z],
+                                next,
+                                edges,
+                                species,
+                                at,
+                            );
+                            slab_end.push(end);
+                            next += 1;
+                        }
+                        let start = match lo - first {
+                            0 => 0,
+                            k => slab_end[k as usize - 1],
+                        };
+                        let end = slab_end[(hi - first) as usize];
+                        nearby.boids.pad(end);
+                        start..end
+                    };
+                    examined += (window.len() * own.len()) as u64;
                     // Listed only when a boid has company at its very point.
                     spans.clear();
                     for i in own {
@@ -757,6 +796,7 @@ impl Flock {
                             i,
                             &self.sorted,
                             &mut nearby,
+                            window.clone(),
                             &view,
                             nearest_image,
                             species,
@@ -781,6 +821,7 @@ impl Flock {
         }
         self.spans = spans;
         self.nearby = nearby;
+        self.slab_end = slab_end;
         examined
     }
 

@@ -92,25 +92,64 @@ impl Sorted {
         (wrap, world): (bool, f32),
         species: bool,
     ) {
-        debug_assert!(from.x.len() >= from.held + LANES, "`from` is padded");
-        if species {
-            self.species.clear();
-        }
         let mut at = 0;
         for_each_span(grid, cell, wrap, world, |slots, shift| {
-            self.copy_groups(from, slots.clone(), at, shift);
-            if species {
-                self.species.extend_from_slice(&from.species[slots.clone()]);
-            }
+            self.copy_groups(from, slots.clone(), at, shift, species);
             at += slots.len();
         });
-        if species {
-            self.species.extend([0.0; LANES]);
+        self.pad(at);
+    }
+
+    /// Appends, at `at`, the boids of the slab of cells around column `[x, _, z]` at row
+    /// `y` (which may lie one past an edge): the rows `y` of the layers around `z`, each
+    /// the cells around `x`, moved by the shifts that bring them next to that column.
+    /// Returns where the slab ends. A column of cells along y shares slabs: each cell's
+    /// neighbourhood is the slabs `y − 1 ..= y + 1`, so walking up the column appends one
+    /// slab per cell instead of gathering nine rows.
+    #[allow(clippy::too_many_arguments)]
+    pub fn append_slab(
+        &mut self,
+        from: &Sorted,
+        grid: &Grid,
+        [x, z]: [usize; 2],
+        y: isize,
+        (wrap, world): (bool, f32),
+        species: bool,
+        mut at: usize,
+    ) -> usize {
+        for_each_slab_span(grid, [x, z], y, wrap, world, |slots, shift| {
+            self.copy_groups(from, slots.clone(), at, shift, species);
+            at += slots.len();
+        });
+        at
+    }
+
+    /// Marks the first `held` slots as the boids held, and pads them with far-away boids
+    /// (never within anyone's radius) for the groups of lanes that run past the end.
+    pub fn pad(&mut self, held: usize) {
+        if self.x.len() < held + LANES {
+            self.grow(held + LANES);
         }
-        self.held = at;
-        // Padding: far outside any world, so never within anyone's radius.
+        self.held = held;
         for column in [&mut self.x, &mut self.y, &mut self.z] {
-            column[at..at + LANES].fill(f32::MAX);
+            column[held..held + LANES].fill(f32::MAX);
+        }
+    }
+
+    /// Makes every column at least `len` long (slots past what is held are stale).
+    fn grow(&mut self, len: usize) {
+        for column in [
+            &mut self.x,
+            &mut self.y,
+            &mut self.z,
+            &mut self.vx,
+            &mut self.vy,
+            &mut self.vz,
+            &mut self.species,
+        ] {
+            if column.len() < len {
+                column.resize(len, f32::MAX);
+            }
         }
     }
 
@@ -119,21 +158,18 @@ impl Sorted {
     /// excess lands where the next span or the padding goes, and is overwritten. Most
     /// spans hold a few boids, and a copy per column, or a tail loop, cost more than this.
     #[inline(always)]
-    fn copy_groups(&mut self, from: &Sorted, slots: Range<usize>, at: usize, shift: Vec3) {
+    fn copy_groups(
+        &mut self,
+        from: &Sorted,
+        slots: Range<usize>,
+        at: usize,
+        shift: Vec3,
+        species: bool,
+    ) {
         let width = slots.len().next_multiple_of(LANES);
         if self.x.len() < at + width + LANES {
-            // Only ever grows: slots past what is held are stale and never read.
-            let len = 2 * (at + width + LANES);
-            for column in [
-                &mut self.x,
-                &mut self.y,
-                &mut self.z,
-                &mut self.vx,
-                &mut self.vy,
-                &mut self.vz,
-            ] {
-                column.resize(len, f32::MAX);
-            }
+            // Only ever grows.
+            self.grow(2 * (at + width + LANES));
         }
         let (to, from_slots) = (at..at + width, slots.start..slots.start + width);
         let [x, y, z, vx, vy, vz] = [&from.x, &from.y, &from.z, &from.vx, &from.vy, &from.vz]
@@ -162,6 +198,10 @@ impl Sorted {
             Vec4::from_slice(vx).write_to_slice(tvx);
             Vec4::from_slice(vy).write_to_slice(tvy);
             Vec4::from_slice(vz).write_to_slice(tvz);
+        }
+        if species {
+            let (to, from_slots) = (at..at + width, slots.start..slots.start + width);
+            self.species[to].copy_from_slice(&from.species[from_slots]);
         }
     }
 
@@ -331,6 +371,7 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
     i: usize,
     sorted: &Sorted,
     nearby: &mut Nearby,
+    window: Range<usize>,
     view: &View,
 ) -> (Neighbourhood, bool) {
     let Nearby {
@@ -375,9 +416,10 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
     let (mut vx, mut vy, mut vz) = (Vec4::ZERO, Vec4::ZERO, Vec4::ZERO);
     let (mut dx_sum, mut dy_sum, mut dz_sum) = (Vec4::ZERO, Vec4::ZERO, Vec4::ZERO);
     let (px, py, pz) = (Vec4::splat(p.x), Vec4::splat(p.y), Vec4::splat(p.z));
-    let len = nearby.count();
+    debug_assert_eq!(window.end, nearby.count(), "the window ends at the padding");
+    let len = window.len();
     // Whole groups of lanes: the last may run into the padding, boids too far away to count.
-    let lanes = 0..len.next_multiple_of(LANES);
+    let lanes = window.start..window.start + len.next_multiple_of(LANES);
     let groups = lanes.len() / LANES;
     if close_groups.len() < groups {
         close_groups.resize(groups, 0);
@@ -406,7 +448,7 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
         }
         let flocking = if SPECIES {
             counted += keep(inside, Vec4::ONE);
-            let first = k * LANES;
+            let first = lanes.start + k * LANES;
             let kinds = Vec4::from_slice(&nearby.species[first..first + LANES]);
             inside & kinds.cmpeq(own_kind)
         } else {
@@ -510,20 +552,37 @@ pub fn look_around_fast(
     i: usize,
     sorted: &Sorted,
     nearby: &mut Nearby,
+    window: Range<usize>,
     view: &View,
     nearest_image: bool,
     species: bool,
 ) -> (Neighbourhood, bool) {
     let fov = view.cos_half_fov.is_some();
     match (nearest_image, fov, species) {
-        (false, false, false) => look_around_lanes::<false, false, false>(i, sorted, nearby, view),
-        (false, true, false) => look_around_lanes::<false, true, false>(i, sorted, nearby, view),
-        (true, false, false) => look_around_lanes::<true, false, false>(i, sorted, nearby, view),
-        (true, true, false) => look_around_lanes::<true, true, false>(i, sorted, nearby, view),
-        (false, false, true) => look_around_lanes::<false, false, true>(i, sorted, nearby, view),
-        (false, true, true) => look_around_lanes::<false, true, true>(i, sorted, nearby, view),
-        (true, false, true) => look_around_lanes::<true, false, true>(i, sorted, nearby, view),
-        (true, true, true) => look_around_lanes::<true, true, true>(i, sorted, nearby, view),
+        (false, false, false) => {
+            look_around_lanes::<false, false, false>(i, sorted, nearby, window, view)
+        }
+        (false, true, false) => {
+            look_around_lanes::<false, true, false>(i, sorted, nearby, window, view)
+        }
+        (true, false, false) => {
+            look_around_lanes::<true, false, false>(i, sorted, nearby, window, view)
+        }
+        (true, true, false) => {
+            look_around_lanes::<true, true, false>(i, sorted, nearby, window, view)
+        }
+        (false, false, true) => {
+            look_around_lanes::<false, false, true>(i, sorted, nearby, window, view)
+        }
+        (false, true, true) => {
+            look_around_lanes::<false, true, true>(i, sorted, nearby, window, view)
+        }
+        (true, false, true) => {
+            look_around_lanes::<true, false, true>(i, sorted, nearby, window, view)
+        }
+        (true, true, true) => {
+            look_around_lanes::<true, true, true>(i, sorted, nearby, window, view)
+        }
     }
 }
 
@@ -623,6 +682,61 @@ pub fn for_each_span(
     }
 }
 
+/// Calls `visit(slots, shift)` for each non-empty span of the slab `Sorted::append_slab`
+/// describes: row `y` (one past an edge at most) of each layer around `z`, the cells around
+/// `x` in it.
+#[inline(always)]
+pub fn for_each_slab_span(
+    grid: &Grid,
+    [x, z]: [usize; 2],
+    y: isize,
+    wrap: bool,
+    world: f32,
+    mut visit: impl FnMut(Range<usize>, Vec3),
+) {
+    let n = grid.dims() as isize;
+    let reach = grid.reach() as isize;
+    let wrap_index = |c: isize, cells: isize| -> Option<(usize, f32)> {
+        match (c < 0, c >= cells, wrap) {
+            (false, false, _) => Some((c as usize, 0.0)),
+            (_, _, false) => None,
+            (true, _, true) => Some(((c + cells) as usize, -world)),
+            (_, true, true) => Some(((c - cells) as usize, world)),
+        }
+    };
+    let Some((y, shift_y)) = wrap_index(y, n) else {
+        return;
+    };
+    // A flat world is one layer thick and never wraps in z.
+    let z_reach = if grid.is_flat() { 0 } else { reach };
+    let (x, z) = (x as isize, z as isize);
+    let (lo, hi) = (x - reach, x + reach);
+    for dz in -z_reach..=z_reach {
+        let Some((z, shift_z)) = wrap_index(z + dz, grid.layers() as isize) else {
+            continue;
+        };
+        let row = (z * n as usize + y) * n as usize;
+        let shift = Vec3::new(0.0, shift_y, shift_z);
+        let mut push = |first: isize, last: isize, shift: Vec3| {
+            let slots = grid.slots(row + first as usize, row + last as usize);
+            if !slots.is_empty() {
+                visit(slots, shift);
+            }
+        };
+        if !wrap {
+            push(lo.max(0), hi.min(n - 1), shift);
+        } else if lo < 0 {
+            push(0, hi, shift);
+            push(lo + n, n - 1, shift - Vec3::X * world);
+        } else if hi >= n {
+            push(lo, n - 1, shift);
+            push(0, hi - n, shift + Vec3::X * world);
+        } else {
+            push(lo, hi, shift);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -677,6 +791,57 @@ mod tests {
             // The groups of lanes that run past the range find only far-away padding.
             for k in nearby.count()..nearby.count() + LANES {
                 assert_eq!(nearby.x[k], f32::MAX);
+            }
+        }
+    }
+
+    #[test]
+    fn slabs_appended_up_a_column_hold_each_cells_neighbourhood() {
+        let world = 50.0;
+        let positions: Vec<[f32; 3]> = (0..60)
+            .map(|k| {
+                let t = k as f32;
+                [(t * 7.3) % world, (t * 3.1) % world, (t * 11.7) % world]
+            })
+            .chain([[1.0, 1.0, 1.0], [49.0, 49.0, 49.0], [49.5, 1.0, 25.0]])
+            .collect();
+        let (grid, sorted) = sorted_world(&positions, world);
+        let key = |(p, v): &(Vec3, Vec3)| [p.x, p.y, p.z, v.x, v.y, v.z];
+        for [x, z] in [[0, 0], [4, 2], [2, 4]] {
+            let mut nearby = Sorted::default();
+            let mut ends = Vec::new();
+            // The whole column, one slab past each end (as the step walks it).
+            for slab in -1..=5 {
+                let at = ends.last().copied().unwrap_or(0);
+                ends.push(nearby.append_slab(
+                    &sorted,
+                    &grid,
+                    [x, z],
+                    slab,
+                    (true, world),
+                    false,
+                    at,
+                ));
+            }
+            for y in 0..5 {
+                let (start, end) = (if y == 0 { 0 } else { ends[y - 1] }, ends[y + 2]);
+                let mut got: Vec<(Vec3, Vec3)> = (start..end)
+                    .map(|k| (nearby.position(k), nearby.velocity(k)))
+                    .collect();
+                let mut spans = Vec::new();
+                neighbour_spans(&grid, [x, y, z], true, world, &mut spans);
+                let mut expected: Vec<(Vec3, Vec3)> = spans
+                    .iter()
+                    .flat_map(|span| {
+                        let sorted = &sorted;
+                        span.slots
+                            .clone()
+                            .map(move |j| (sorted.position(j) + span.shift, sorted.velocity(j)))
+                    })
+                    .collect();
+                got.sort_by(|a, b| key(a).partial_cmp(&key(b)).unwrap());
+                expected.sort_by(|a, b| key(a).partial_cmp(&key(b)).unwrap());
+                assert_eq!(got, expected, "cell {:?}", [x, y, z]);
             }
         }
     }
