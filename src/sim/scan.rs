@@ -1,10 +1,12 @@
 //! Looking around: which boids does a boid see, and what does it make of them.
 //!
 //! The step reads the old state from structure-of-arrays copies in grid-cell order
-//! ([`Sorted`]). For each cell, the rows of cells around it are gathered once into one
-//! contiguous range with the wrap shifts applied ([`Sorted::gather_around`]), and every
-//! boid of the cell scans that range four candidates at a time with branch-free masks, so
-//! the compiler emits SIMD (SSE natively, `simd128` in wasm). [`look_around`] is the plain
+//! ([`Sorted`]). For each cell, the cells around it are gathered into one contiguous range
+//! with the wrap shifts applied: slab by slab up each column of cells
+//! ([`Sorted::append_slab`]), so that cells next to each other share what they gathered
+//! (or all at once, [`Sorted::gather_around`], in worlds too small for that). Every boid of
+//! the cell scans that range four candidates at a time with branch-free masks, so the
+//! compiler emits SIMD (SSE natively, `simd128` in wasm). [`look_around`] is the plain
 //! one-at-a-time version of the same rules: the reference the fast scan is tested against,
 //! and the brute-force path.
 
