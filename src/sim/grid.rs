@@ -100,11 +100,14 @@ impl Grid {
         self.cell_start.clear();
         self.cell_start.resize(cells + 1, 0);
         self.cell_of.clear();
-        for p in positions.chunks_exact(3) {
+        self.cell_of.resize(count, 0);
+        let mut cell_of = std::mem::take(&mut self.cell_of);
+        for (cell_of, p) in cell_of.iter_mut().zip(positions.chunks_exact(3)) {
             let cell = self.cell_index(self.cell_coords(p[0], p[1], p[2]));
-            self.cell_of.push(cell as u32);
+            *cell_of = cell as u32;
             self.cell_start[cell + 1] += 1;
         }
+        self.cell_of = cell_of;
         for c in 0..cells {
             self.cell_start[c + 1] += self.cell_start[c];
         }
