@@ -618,69 +618,21 @@ pub fn for_each_span(
     world: f32,
     mut visit: impl FnMut(Range<usize>, Vec3),
 ) {
-    let n = grid.dims() as isize;
-    let mut push = |row: usize, first: isize, last: isize, shift: Vec3| {
-        let slots = grid.slots(row + first as usize, row + last as usize);
-        if !slots.is_empty() {
-            visit(slots, shift);
-        }
-    };
     if needs_nearest_image(grid, wrap) {
-        for row in 0..n as usize * grid.layers() {
-            push(row * n as usize, 0, n - 1, Vec3::ZERO);
+        // Every row whole: each candidate finds its nearest image in the scan.
+        let n = grid.dims();
+        for row in 0..n * grid.layers() {
+            let slots = grid.slots(row * n, row * n + n - 1);
+            if !slots.is_empty() {
+                visit(slots, Vec3::ZERO);
+            }
         }
         return;
     }
+    // Slab by slab, as the step gathers them.
     let reach = grid.reach() as isize;
-    let (x, y, z) = (cx as isize, cy as isize, cz as isize);
-    let z_reach = if grid.is_flat() { 0 } else { reach };
-    let inside = |c: isize, r: isize, cells: isize| c - r >= 0 && c + r < cells;
-    if inside(x, reach, n) && inside(y, reach, n) && inside(z, z_reach, grid.layers() as isize) {
-        // Most cells: no edge within reach, so no shifts and nothing to split.
-        let (first_x, last_x) = ((x - reach) as usize, (x + reach) as usize);
-        for z in z - z_reach..=z + z_reach {
-            for y in y - reach..=y + reach {
-                let row = (z as usize * n as usize + y as usize) * n as usize;
-                push(row, first_x as isize, last_x as isize, Vec3::ZERO);
-            }
-        }
-        return;
-    }
-    // A cell index past an edge: the cell it wraps to, and how far its boids move to be here.
-    let wrap_index = |c: isize| -> Option<(usize, f32)> {
-        match (c < 0, c >= n, wrap) {
-            (false, false, _) => Some((c as usize, 0.0)),
-            (_, _, false) => None,
-            (true, _, true) => Some(((c + n) as usize, -world)),
-            (_, true, true) => Some(((c - n) as usize, world)),
-        }
-    };
-    let (cx, cy, cz) = (cx as isize, cy as isize, cz as isize);
-    // A flat world is one layer thick and never wraps in z.
-    let z_reach = if grid.is_flat() { 0 } else { reach };
-    for dz in -z_reach..=z_reach {
-        let Some((z, shift_z)) = wrap_index(cz + dz) else {
-            continue;
-        };
-        for dy in -reach..=reach {
-            let Some((y, shift_y)) = wrap_index(cy + dy) else {
-                continue;
-            };
-            let row = (z * n as usize + y) * n as usize;
-            let (lo, hi) = (cx - reach, cx + reach);
-            let shift = Vec3::new(0.0, shift_y, shift_z);
-            if !wrap {
-                push(row, lo.max(0), hi.min(n - 1), shift);
-            } else if lo < 0 {
-                push(row, 0, hi, shift);
-                push(row, lo + n, n - 1, shift - Vec3::X * world);
-            } else if hi >= n {
-                push(row, lo, n - 1, shift);
-                push(row, 0, hi - n, shift + Vec3::X * world);
-            } else {
-                push(row, lo, hi, shift);
-            }
-        }
+    for y in cy as isize - reach..=cy as isize + reach {
+        for_each_slab_span(grid, [cx, cz], y, wrap, world, &mut visit);
     }
 }
 
