@@ -795,31 +795,31 @@ impl Flock {
                     examined += (window.len() * own.len()) as u64;
                     // Listed only when a boid has company at its very point.
                     spans.clear();
-                    for i in own {
-                        let (mut seen, piled) = look_around_fast(
-                            i,
-                            &self.sorted,
-                            &mut nearby,
-                            window.clone(),
-                            &view,
-                            nearest_image,
-                            species,
-                        );
-                        if piled {
-                            if spans.is_empty() {
-                                neighbour_spans(&self.grid, cell, wrap, self.world, &mut spans);
+                    look_around_fast(
+                        own,
+                        &self.sorted,
+                        &mut nearby,
+                        window,
+                        &view,
+                        nearest_image,
+                        species,
+                        |i, mut seen, piled| {
+                            if piled {
+                                if spans.is_empty() {
+                                    neighbour_spans(&self.grid, cell, wrap, self.world, &mut spans);
+                                }
+                                push_apart_piled(
+                                    i,
+                                    &spans,
+                                    &self.sorted,
+                                    &view,
+                                    nearest_image,
+                                    &mut seen,
+                                );
                             }
-                            push_apart_piled(
-                                i,
-                                &spans,
-                                &self.sorted,
-                                &view,
-                                nearest_image,
-                                &mut seen,
-                            );
-                        }
-                        visit(self, i, &seen);
-                    }
+                            visit(self, i, &seen);
+                        },
+                    );
                 }
             }
         }

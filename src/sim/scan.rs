@@ -357,11 +357,13 @@ where
     seen
 }
 
-/// The step's scan: the same sums as [`look_around`] over `nearby` (the boids around boid
-/// `i`'s cell, gathered into one range), four candidates at a time in `Vec4` lanes (SSE2
-/// natively, `simd128` in wasm): positions first, then velocities, then separation over
-/// the groups with a close neighbour. Boid `i` is read from `sorted`. Returns the sums,
-/// and whether another boid sits at the very same point (for [`push_apart_piled`]).
+/// The step's scan for the boids `own` of one cell (slots of `sorted`): the same sums as
+/// [`look_around`] over `window` of `nearby` (the boids around the cell, gathered into one
+/// range), four candidates at a time in `Vec4` lanes (SSE2 natively, `simd128` in wasm):
+/// positions first, then velocities, then separation over the groups with a close
+/// neighbour. Calls `on_seen(i, sums, piled)` for each boid `i`; `piled`: another boid
+/// sits at the very same point (for [`push_apart_piled`]). What the boids of the cell share
+/// is set up once for them all.
 /// `WRAP`: find the nearest image of every candidate (only for worlds so few cells wide
 /// that spans cannot carry the shift); `FOV`: the field of view is narrower than 360°;
 /// `SPECIES`: more than one species, so alignment and cohesion sum only the boid's own
@@ -370,29 +372,18 @@ where
 /// costs less than masking it in every group of lanes.
 #[inline(always)]
 pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>(
-    i: usize,
+    own: Range<usize>,
     sorted: &Sorted,
     nearby: &mut Nearby,
     window: Range<usize>,
     view: &View,
-) -> (Neighbourhood, bool) {
+    mut on_seen: impl FnMut(usize, Neighbourhood, bool),
+) {
     let Nearby {
         boids: nearby,
         close_groups,
         weights,
     } = nearby;
-    let p = sorted.position(i);
-    let forward = sorted.velocity(i).normalize_or_zero();
-    // A boid at rest sees all around: a threshold no dot product falls below.
-    let cos_half_fov = Vec4::splat(match view.cos_half_fov {
-        Some(c) if forward != Vec3::ZERO => c,
-        _ => -2.0,
-    });
-    let (fx, fy, fz) = (
-        Vec4::splat(forward.x),
-        Vec4::splat(forward.y),
-        Vec4::splat(forward.z),
-    );
     let world = Vec4::splat(view.world);
     let half = Vec4::splat(view.half_world);
     let wrap = |d: Vec4| {
@@ -406,18 +397,6 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
     let perception_squared = Vec4::splat(view.perception_squared);
     let separation_squared = Vec4::splat(view.separation_squared);
     let coincident = Vec4::splat(COINCIDENT);
-    let own_kind = Vec4::splat(if SPECIES { sorted.species[i] } else { 0.0 });
-    // Through a lane bitmask into a plain integer: one vector register fewer live.
-    let mut coincident_count = 0u32;
-    // Groups with a lane inside the separation radius (few: it is a small part of the
-    // perception sphere), as `group << LANES | lane bits`, for a second, short pass.
-    let mut close_count = 0;
-    // Counted in lanes: one vector add per group, where a lane bitmask and its
-    // population count take three instructions.
-    let mut counted = Vec4::ZERO;
-    let (mut vx, mut vy, mut vz) = (Vec4::ZERO, Vec4::ZERO, Vec4::ZERO);
-    let (mut dx_sum, mut dy_sum, mut dz_sum) = (Vec4::ZERO, Vec4::ZERO, Vec4::ZERO);
-    let (px, py, pz) = (Vec4::splat(p.x), Vec4::splat(p.y), Vec4::splat(p.z));
     debug_assert_eq!(window.end, nearby.count(), "the window ends at the padding");
     let len = window.len();
     // Whole groups of lanes: the last may run into the padding, boids too far away to count.
@@ -435,89 +414,119 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
     // ran out of registers and kept the sums on the stack, loading and storing them in
     // every group. The first leaves each group's 0/1 weights for the second.
     let weights = &mut weights[..groups];
-    let [xs, ys, zs] =
-        [&nearby.x, &nearby.y, &nearby.z].map(|column| column[lanes.clone()].chunks_exact(LANES));
-    let positions = xs.zip(ys).zip(zs).zip(weights.iter_mut());
-    for (k, (((x, y), z), weight)) in positions.enumerate() {
-        let dx = wrap(Vec4::from_slice(x) - px);
-        let dy = wrap(Vec4::from_slice(y) - py);
-        let dz = wrap(Vec4::from_slice(z) - pz);
-        let r2 = dx * dx + dy * dy + dz * dz;
-        let mut inside = r2.cmple(perception_squared);
-        if FOV {
-            let ahead = fx * dx + fy * dy + fz * dz;
-            inside &= ahead.cmpgt(cos_half_fov * r2.sqrt()) | r2.cmple(coincident);
+    let [x_lanes, y_lanes, z_lanes, vx_lanes, vy_lanes, vz_lanes] = [
+        &nearby.x, &nearby.y, &nearby.z, &nearby.vx, &nearby.vy, &nearby.vz,
+    ]
+    .map(|column| &column[lanes.clone()]);
+    // Everything above is the cell's, shared by its boids; each boid from here on.
+    for i in own {
+        let p = sorted.position(i);
+        let forward = sorted.velocity(i).normalize_or_zero();
+        // A boid at rest sees all around: a threshold no dot product falls below.
+        let cos_half_fov = Vec4::splat(match view.cos_half_fov {
+            Some(c) if forward != Vec3::ZERO => c,
+            _ => -2.0,
+        });
+        let (fx, fy, fz) = (
+            Vec4::splat(forward.x),
+            Vec4::splat(forward.y),
+            Vec4::splat(forward.z),
+        );
+        let own_kind = Vec4::splat(if SPECIES { sorted.species[i] } else { 0.0 });
+        // Through a lane bitmask into a plain integer: one vector register fewer live.
+        let mut coincident_count = 0u32;
+        // Groups with a lane inside the separation radius (few: it is a small part of the
+        // perception sphere), as `group << LANES | lane bits`, for a second, short pass.
+        let mut close_count = 0;
+        // Counted in lanes: one vector add per group, where a lane bitmask and its
+        // population count take three instructions.
+        let mut counted = Vec4::ZERO;
+        let (mut vx, mut vy, mut vz) = (Vec4::ZERO, Vec4::ZERO, Vec4::ZERO);
+        let (mut dx_sum, mut dy_sum, mut dz_sum) = (Vec4::ZERO, Vec4::ZERO, Vec4::ZERO);
+        let (px, py, pz) = (Vec4::splat(p.x), Vec4::splat(p.y), Vec4::splat(p.z));
+        let [xs, ys, zs] = [x_lanes, y_lanes, z_lanes].map(|column| column.chunks_exact(LANES));
+        let positions = xs.zip(ys).zip(zs).zip(weights.iter_mut());
+        for (k, (((x, y), z), weight)) in positions.enumerate() {
+            let dx = wrap(Vec4::from_slice(x) - px);
+            let dy = wrap(Vec4::from_slice(y) - py);
+            let dz = wrap(Vec4::from_slice(z) - pz);
+            let r2 = dx * dx + dy * dy + dz * dz;
+            let mut inside = r2.cmple(perception_squared);
+            if FOV {
+                let ahead = fx * dx + fy * dy + fz * dz;
+                inside &= ahead.cmpgt(cos_half_fov * r2.sqrt()) | r2.cmple(coincident);
+            }
+            let flocking = if SPECIES {
+                counted += keep(inside, Vec4::ONE);
+                let first = lanes.start + k * LANES;
+                let kinds = Vec4::from_slice(&nearby.species[first..first + LANES]);
+                inside & kinds.cmpeq(own_kind)
+            } else {
+                inside
+            };
+            *weight = keep(flocking, Vec4::ONE);
+            // Masking (a bitwise and) costs less than multiplying by 0 or 1.
+            dx_sum += keep(flocking, dx);
+            dy_sum += keep(flocking, dy);
+            dz_sum += keep(flocking, dz);
+            // Appended without a branch: written always, kept when a lane is close.
+            let close = (inside & r2.cmplt(separation_squared)).bitmask();
+            // `min`: provably in bounds, so no panic path in the loop (V8 spills every value
+            // live across one on each iteration). `close_count <= k` already.
+            close_groups[close_count.min(last_group)] = (k << LANES) as u32 | close;
+            close_count += usize::from(close != 0);
         }
-        let flocking = if SPECIES {
-            counted += keep(inside, Vec4::ONE);
-            let first = lanes.start + k * LANES;
-            let kinds = Vec4::from_slice(&nearby.species[first..first + LANES]);
-            inside & kinds.cmpeq(own_kind)
-        } else {
-            inside
+        // Summed across lanes as soon as each pass ends: sums kept as vectors through the
+        // later passes were spilled to the stack, inside the loops, natively too.
+        let sum_offset = Vec3::new(
+            dx_sum.element_sum(),
+            dy_sum.element_sum(),
+            dz_sum.element_sum(),
+        );
+        let [vxs, vys, vzs] =
+            [vx_lanes, vy_lanes, vz_lanes].map(|column| column.chunks_exact(LANES));
+        for (((vx_j, vy_j), vz_j), &w) in vxs.zip(vys).zip(vzs).zip(weights.iter()) {
+            if !SPECIES {
+                // Everyone heeded is of the boid's kind: the weights count them.
+                counted += w;
+            }
+            vx += w * Vec4::from_slice(vx_j);
+            vy += w * Vec4::from_slice(vy_j);
+            vz += w * Vec4::from_slice(vz_j);
+        }
+        let sum_velocity = Vec3::new(vx.element_sum(), vy.element_sum(), vz.element_sum());
+        // Exact: a sum of ones far below 2²⁴.
+        let count = counted.element_sum() as u32;
+        let (mut sx, mut sy, mut sz) = (Vec4::ZERO, Vec4::ZERO, Vec4::ZERO);
+        for &entry in &close_groups[..close_count] {
+            let first = lanes.start + (entry >> LANES) as usize * LANES;
+            let bits = entry & ((1 << LANES) - 1);
+            let close = BVec4A::new(bits & 1 != 0, bits & 2 != 0, bits & 4 != 0, bits & 8 != 0);
+            let at = first..first + LANES;
+            let dx = wrap(Vec4::from_slice(&nearby.x[at.clone()]) - px);
+            let dy = wrap(Vec4::from_slice(&nearby.y[at.clone()]) - py);
+            let dz = wrap(Vec4::from_slice(&nearby.z[at]) - pz);
+            let r2 = dx * dx + dy * dy + dz * dz;
+            let apart = close & r2.cmpgt(coincident);
+            let push = keep(apart, r2.recip());
+            sx -= push * dx;
+            sy -= push * dy;
+            sz -= push * dz;
+            // Counts the boid itself too; any more and `rules::repulsion` takes over below.
+            coincident_count += (close & r2.cmple(coincident)).bitmask().count_ones();
+        }
+        // Take the boid itself out: it counted once, at distance zero.
+        let own_velocity = sorted.velocity(i);
+        let seen = Neighbourhood {
+            count: count - 1,
+            sum_velocity: sum_velocity - own_velocity,
+            sum_offset,
+            separation: Vec3::new(sx.element_sum(), sy.element_sum(), sz.element_sum()),
         };
-        *weight = keep(flocking, Vec4::ONE);
-        // Masking (a bitwise and) costs less than multiplying by 0 or 1.
-        dx_sum += keep(flocking, dx);
-        dy_sum += keep(flocking, dy);
-        dz_sum += keep(flocking, dz);
-        // Appended without a branch: written always, kept when a lane is close.
-        let close = (inside & r2.cmplt(separation_squared)).bitmask();
-        // `min`: provably in bounds, so no panic path in the loop (V8 spills every value
-        // live across one on each iteration). `close_count <= k` already.
-        close_groups[close_count.min(last_group)] = (k << LANES) as u32 | close;
-        close_count += usize::from(close != 0);
+        // Boids at the very same point have no direction between them: rare, and left to
+        // `push_apart_piled`.
+        on_seen(i, seen, coincident_count > 1);
     }
-    // Summed across lanes as soon as each pass ends: sums kept as vectors through the
-    // later passes were spilled to the stack, inside the loops, natively too.
-    let sum_offset = Vec3::new(
-        dx_sum.element_sum(),
-        dy_sum.element_sum(),
-        dz_sum.element_sum(),
-    );
-    let [vxs, vys, vzs] = [&nearby.vx, &nearby.vy, &nearby.vz]
-        .map(|column| column[lanes.clone()].chunks_exact(LANES));
-    for (((vx_j, vy_j), vz_j), &w) in vxs.zip(vys).zip(vzs).zip(weights.iter()) {
-        if !SPECIES {
-            // Everyone heeded is of the boid's kind: the weights count them.
-            counted += w;
-        }
-        vx += w * Vec4::from_slice(vx_j);
-        vy += w * Vec4::from_slice(vy_j);
-        vz += w * Vec4::from_slice(vz_j);
-    }
-    let sum_velocity = Vec3::new(vx.element_sum(), vy.element_sum(), vz.element_sum());
-    // Exact: a sum of ones far below 2²⁴.
-    let count = counted.element_sum() as u32;
-    let (mut sx, mut sy, mut sz) = (Vec4::ZERO, Vec4::ZERO, Vec4::ZERO);
-    for &entry in &close_groups[..close_count] {
-        let first = lanes.start + (entry >> LANES) as usize * LANES;
-        let bits = entry & ((1 << LANES) - 1);
-        let close = BVec4A::new(bits & 1 != 0, bits & 2 != 0, bits & 4 != 0, bits & 8 != 0);
-        let at = first..first + LANES;
-        let dx = wrap(Vec4::from_slice(&nearby.x[at.clone()]) - px);
-        let dy = wrap(Vec4::from_slice(&nearby.y[at.clone()]) - py);
-        let dz = wrap(Vec4::from_slice(&nearby.z[at]) - pz);
-        let r2 = dx * dx + dy * dy + dz * dz;
-        let apart = close & r2.cmpgt(coincident);
-        let push = keep(apart, r2.recip());
-        sx -= push * dx;
-        sy -= push * dy;
-        sz -= push * dz;
-        // Counts the boid itself too; any more and `rules::repulsion` takes over below.
-        coincident_count += (close & r2.cmple(coincident)).bitmask().count_ones();
-    }
-    // Take the boid itself out: it counted once, at distance zero.
-    let own_velocity = sorted.velocity(i);
-    let seen = Neighbourhood {
-        count: count - 1,
-        sum_velocity: sum_velocity - own_velocity,
-        sum_offset,
-        separation: Vec3::new(sx.element_sum(), sy.element_sum(), sz.element_sum()),
-    };
-    // Boids at the very same point have no direction between them: rare, and left to
-    // `push_apart_piled`.
-    (seen, coincident_count > 1)
 }
 
 /// Adds to `seen` (what sorted boid `i` saw) the push from each boid in `spans` at the
@@ -550,40 +559,42 @@ pub fn push_apart_piled(
 
 /// Dispatches to the scan specialised for the world's edges, the field of view and
 /// whether there is more than one species.
+#[allow(clippy::too_many_arguments)]
 pub fn look_around_fast(
-    i: usize,
+    own: Range<usize>,
     sorted: &Sorted,
     nearby: &mut Nearby,
     window: Range<usize>,
     view: &View,
     nearest_image: bool,
     species: bool,
-) -> (Neighbourhood, bool) {
+    on_seen: impl FnMut(usize, Neighbourhood, bool),
+) {
     let fov = view.cos_half_fov.is_some();
     match (nearest_image, fov, species) {
         (false, false, false) => {
-            look_around_lanes::<false, false, false>(i, sorted, nearby, window, view)
+            look_around_lanes::<false, false, false>(own, sorted, nearby, window, view, on_seen)
         }
         (false, true, false) => {
-            look_around_lanes::<false, true, false>(i, sorted, nearby, window, view)
+            look_around_lanes::<false, true, false>(own, sorted, nearby, window, view, on_seen)
         }
         (true, false, false) => {
-            look_around_lanes::<true, false, false>(i, sorted, nearby, window, view)
+            look_around_lanes::<true, false, false>(own, sorted, nearby, window, view, on_seen)
         }
         (true, true, false) => {
-            look_around_lanes::<true, true, false>(i, sorted, nearby, window, view)
+            look_around_lanes::<true, true, false>(own, sorted, nearby, window, view, on_seen)
         }
         (false, false, true) => {
-            look_around_lanes::<false, false, true>(i, sorted, nearby, window, view)
+            look_around_lanes::<false, false, true>(own, sorted, nearby, window, view, on_seen)
         }
         (false, true, true) => {
-            look_around_lanes::<false, true, true>(i, sorted, nearby, window, view)
+            look_around_lanes::<false, true, true>(own, sorted, nearby, window, view, on_seen)
         }
         (true, false, true) => {
-            look_around_lanes::<true, false, true>(i, sorted, nearby, window, view)
+            look_around_lanes::<true, false, true>(own, sorted, nearby, window, view, on_seen)
         }
         (true, true, true) => {
-            look_around_lanes::<true, true, true>(i, sorted, nearby, window, view)
+            look_around_lanes::<true, true, true>(own, sorted, nearby, window, view, on_seen)
         }
     }
 }
