@@ -33,8 +33,8 @@ pub struct Sorted {
     pub vx: Vec<f32>,
     pub vy: Vec<f32>,
     pub vz: Vec<f32>,
-    /// Species of each boid as a float, so the scan compares four at once. Filled only when
-    /// there is more than one species (else left empty and never read).
+    /// Species of each boid as a float, so the scan compares four at once. Read only when
+    /// there is more than one species (else empty, or stale padding in a gathered range).
     pub species: Vec<f32>,
     /// Boids held: the arrays may be longer (see `gather_around`).
     held: usize,
@@ -571,32 +571,20 @@ pub fn look_around_fast(
     on_seen: impl FnMut(usize, Neighbourhood, bool),
 ) {
     let fov = view.cos_half_fov.is_some();
-    match (nearest_image, fov, species) {
-        (false, false, false) => {
-            look_around_lanes::<false, false, false>(own, sorted, nearby, window, view, on_seen)
-        }
-        (false, true, false) => {
-            look_around_lanes::<false, true, false>(own, sorted, nearby, window, view, on_seen)
-        }
-        (true, false, false) => {
-            look_around_lanes::<true, false, false>(own, sorted, nearby, window, view, on_seen)
-        }
-        (true, true, false) => {
-            look_around_lanes::<true, true, false>(own, sorted, nearby, window, view, on_seen)
-        }
-        (false, false, true) => {
-            look_around_lanes::<false, false, true>(own, sorted, nearby, window, view, on_seen)
-        }
-        (false, true, true) => {
-            look_around_lanes::<false, true, true>(own, sorted, nearby, window, view, on_seen)
-        }
-        (true, false, true) => {
-            look_around_lanes::<true, false, true>(own, sorted, nearby, window, view, on_seen)
-        }
-        (true, true, true) => {
-            look_around_lanes::<true, true, true>(own, sorted, nearby, window, view, on_seen)
-        }
+    // Each case its own specialised scan: the flags are constants inside the loops.
+    macro_rules! scan {
+        ($($wrap:literal, $fov:literal, $species:literal);*) => {
+            match (nearest_image, fov, species) {
+                $(($wrap, $fov, $species) => look_around_lanes::<$wrap, $fov, $species>(
+                    own, sorted, nearby, window, view, on_seen,
+                ),)*
+            }
+        };
     }
+    scan!(
+        false, false, false; false, true, false; true, false, false; true, true, false;
+        false, false, true; false, true, true; true, false, true; true, true, true
+    )
 }
 
 /// Whether the grid is so few cells wide that, wrapped, one cell would be visited as two
