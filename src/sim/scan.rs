@@ -119,6 +119,14 @@ impl Sorted {
         species: bool,
         mut at: usize,
     ) -> usize {
+        if let Some(runs) = interior_slab(grid, [x, z], y) {
+            // The common case, without the edge cases' bookkeeping: a tenth of the step.
+            for slots in runs {
+                self.copy_groups(from, slots.clone(), at, Vec3::ZERO, species);
+                at += slots.len();
+            }
+            return at;
+        }
         for_each_slab_span(grid, [x, z], y, wrap, world, |slots, shift| {
             self.copy_groups(from, slots.clone(), at, shift, species);
             at += slots.len();
@@ -174,27 +182,31 @@ impl Sorted {
             self.grow(2 * (at + width + LANES));
         }
         let (to, from_slots) = (at..at + width, slots.start..slots.start + width);
-        let [x, y, z, vx, vy, vz] = [&from.x, &from.y, &from.z, &from.vx, &from.vy, &from.vz]
-            .map(|column| column[from_slots.clone()].chunks_exact(LANES));
+        // Positions, then velocities: six columns at a time stay in registers in V8,
+        // twelve did not.
+        let [x, y, z] =
+            [&from.x, &from.y, &from.z].map(|c| c[from_slots.clone()].chunks_exact(LANES));
         let to_x = self.x[to.clone()].chunks_exact_mut(LANES);
         let to_y = self.y[to.clone()].chunks_exact_mut(LANES);
         let to_z = self.z[to.clone()].chunks_exact_mut(LANES);
-        let to_vx = self.vx[to.clone()].chunks_exact_mut(LANES);
-        let to_vy = self.vy[to.clone()].chunks_exact_mut(LANES);
-        let to_vz = self.vz[to].chunks_exact_mut(LANES);
         let (sx, sy, sz) = (
             Vec4::splat(shift.x),
             Vec4::splat(shift.y),
             Vec4::splat(shift.z),
         );
-        let sources = x.zip(y).zip(z).zip(vx.zip(vy).zip(vz));
-        let targets = to_x.zip(to_y).zip(to_z).zip(to_vx.zip(to_vy).zip(to_vz));
-        for ((((x, y), z), ((vx, vy), vz)), (((tx, ty), tz), ((tvx, tvy), tvz))) in
-            sources.zip(targets)
-        {
+        for (((x, y), z), ((tx, ty), tz)) in x.zip(y).zip(z).zip(to_x.zip(to_y).zip(to_z)) {
             (Vec4::from_slice(x) + sx).write_to_slice(tx);
             (Vec4::from_slice(y) + sy).write_to_slice(ty);
             (Vec4::from_slice(z) + sz).write_to_slice(tz);
+        }
+        let [vx, vy, vz] =
+            [&from.vx, &from.vy, &from.vz].map(|c| c[from_slots.clone()].chunks_exact(LANES));
+        let to_vx = self.vx[to.clone()].chunks_exact_mut(LANES);
+        let to_vy = self.vy[to.clone()].chunks_exact_mut(LANES);
+        let to_vz = self.vz[to].chunks_exact_mut(LANES);
+        for (((vx, vy), vz), ((tvx, tvy), tvz)) in
+            vx.zip(vy).zip(vz).zip(to_vx.zip(to_vy).zip(to_vz))
+        {
             // As whole vectors: a four-float `copy_from_slice` may become a bulk
             // memory copy in wasm.
             Vec4::from_slice(vx).write_to_slice(tvx);
@@ -635,6 +647,22 @@ pub fn for_each_span(
     }
 }
 
+/// The slab of `for_each_slab_span` when it lies inside the grid, one cell from every edge
+/// (so it neither wraps nor is cut short by a wall): one run of three cells per layer, with
+/// no shifts, found without that function's bookkeeping. `None` elsewhere.
+#[inline(always)]
+fn interior_slab(grid: &Grid, [x, z]: [usize; 2], y: isize) -> Option<[Range<usize>; 3]> {
+    let (n, layers) = (grid.dims(), grid.layers());
+    let inside = grid.reach() == 1
+        && (1..n - 1).contains(&x)
+        && (1..layers - 1).contains(&z)
+        && (0..n as isize).contains(&y);
+    inside.then(|| {
+        let row = |z: usize| (z * n + y as usize) * n;
+        [z - 1, z, z + 1].map(|z| grid.slots(row(z) + x - 1, row(z) + x + 1))
+    })
+}
+
 /// Calls `visit(slots, shift)` for each non-empty span of the slab `Sorted::append_slab`
 /// describes: row `y` (one past an edge at most) of each layer around `z`, the cells around
 /// `x` in it.
@@ -760,7 +788,8 @@ mod tests {
             .collect();
         let (grid, sorted) = sorted_world(&positions, world);
         let key = |(p, v): &(Vec3, Vec3)| [p.x, p.y, p.z, v.x, v.y, v.z];
-        for [x, z] in [[0, 0], [4, 2], [2, 4]] {
+        // Columns on the edges (whose slabs wrap) and inside (`interior_slab`).
+        for [x, z] in [[0, 0], [4, 2], [2, 4], [2, 2], [1, 3]] {
             let mut nearby = Sorted::default();
             let mut ends = Vec::new();
             // The whole column, one slab past each end (as the step walks it).
