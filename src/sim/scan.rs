@@ -20,6 +20,25 @@ use super::Settings;
 
 /// Candidates examined together.
 pub const LANES: usize = 4;
+/// Groups of lanes whose close-lane bits share one `u64`.
+const GROUPS_PER_WORD: usize = 64 / LANES;
+const LANE_BITS: usize = (1 << LANES) - 1;
+/// Lane bits as a mask: lane `k` is set where bit `k` is.
+const LANE_MASKS: [[f32; LANES]; 1 << LANES] = {
+    let mut masks = [[0.0; LANES]; 1 << LANES];
+    let mut bits = 0;
+    while bits < 1 << LANES {
+        let mut lane = 0;
+        while lane < LANES {
+            if bits & (1 << lane) != 0 {
+                masks[bits][lane] = 1.0;
+            }
+            lane += 1;
+        }
+        bits += 1;
+    }
+    masks
+};
 /// Squared distance below which two boids count as being at the same point.
 const COINCIDENT: f32 = 1e-12;
 
@@ -253,7 +272,7 @@ pub fn keep(mask: BVec4A, v: Vec4) -> Vec4 {
 #[derive(Clone, Debug, Default)]
 pub struct Nearby {
     pub boids: Sorted,
-    close_groups: Vec<u32>,
+    close_words: Vec<u64>,
     /// Each group's lanes: 1 where the boid heeds the neighbour, else 0.
     weights: Vec<Vec4>,
 }
@@ -393,7 +412,7 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
 ) {
     let Nearby {
         boids: nearby,
-        close_groups,
+        close_words,
         weights,
     } = nearby;
     let world = Vec4::splat(view.world);
@@ -414,14 +433,16 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
     // Whole groups of lanes: the last may run into the padding, boids too far away to count.
     let lanes = window.start..window.start + len.next_multiple_of(LANES);
     let groups = lanes.len() / LANES;
-    if close_groups.len() < groups {
-        close_groups.resize(groups, 0);
+    let words = groups.div_ceil(GROUPS_PER_WORD);
+    if weights.len() < groups {
         weights.resize(groups, Vec4::ZERO);
+    }
+    if close_words.len() < words {
+        close_words.resize(words, 0);
     }
     // A slice, not the `Vec`: stores through it cannot move the `Vec`'s own fields, so the
     // compiler keeps every pointer in registers across the loop.
-    let close_groups = &mut close_groups[..groups];
-    let last_group = groups.saturating_sub(1);
+    let close_words = &mut close_words[..words];
     // Two passes, positions then velocities, each with few vectors live: in one pass V8
     // ran out of registers and kept the sums on the stack, loading and storing them in
     // every group. The first leaves each group's 0/1 weights for the second.
@@ -447,9 +468,10 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
         let own_kind = Vec4::splat(if SPECIES { sorted.species[i] } else { 0.0 });
         // Through a lane bitmask into a plain integer: one vector register fewer live.
         let mut coincident_count = 0u32;
-        // Groups with a lane inside the separation radius (few: it is a small part of the
-        // perception sphere), as `group << LANES | lane bits`, for a second, short pass.
-        let mut close_count = 0;
+        // Which lanes are inside the separation radius (few: it is a small part of the
+        // perception sphere), for a short third pass: each group's lane bits shifted in
+        // from below, sixteen groups to a word.
+        let mut close_bits = 0u64;
         // Counted in lanes: one vector add per group, where a lane bitmask and its
         // population count take three instructions.
         let mut counted = Vec4::ZERO;
@@ -481,12 +503,16 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
             dx_sum += keep(flocking, dx);
             dy_sum += keep(flocking, dy);
             dz_sum += keep(flocking, dz);
-            // Appended without a branch: written always, kept when a lane is close.
             let close = (inside & r2.cmplt(separation_squared)).bitmask();
-            // `min`: provably in bounds, so no panic path in the loop (V8 spills every value
-            // live across one on each iteration). `close_count <= k` already.
-            close_groups[close_count.min(last_group)] = (k << LANES) as u32 | close;
-            close_count += usize::from(close != 0);
+            close_bits = close_bits << LANES | u64::from(close);
+            if k % GROUPS_PER_WORD == GROUPS_PER_WORD - 1 {
+                close_words[k / GROUPS_PER_WORD] = close_bits;
+            }
+        }
+        let last = groups % GROUPS_PER_WORD;
+        if last != 0 {
+            // Only this word's groups: the bits above are the word before's.
+            close_words[words - 1] = close_bits & ((1 << (LANES * last)) - 1);
         }
         // Summed across lanes as soon as each pass ends: sums kept as vectors through the
         // later passes were spilled to the stack, inside the loops, natively too.
@@ -510,22 +536,30 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
         // Exact: a sum of ones far below 2²⁴.
         let count = counted.element_sum() as u32;
         let (mut sx, mut sy, mut sz) = (Vec4::ZERO, Vec4::ZERO, Vec4::ZERO);
-        for &entry in &close_groups[..close_count] {
-            let first = lanes.start + (entry >> LANES) as usize * LANES;
-            let bits = entry & ((1 << LANES) - 1);
-            let close = BVec4A::new(bits & 1 != 0, bits & 2 != 0, bits & 4 != 0, bits & 8 != 0);
-            let at = first..first + LANES;
-            let dx = wrap(Vec4::from_slice(&nearby.x[at.clone()]) - px);
-            let dy = wrap(Vec4::from_slice(&nearby.y[at.clone()]) - py);
-            let dz = wrap(Vec4::from_slice(&nearby.z[at]) - pz);
-            let r2 = dx * dx + dy * dy + dz * dz;
-            let apart = close & r2.cmpgt(coincident);
-            let push = keep(apart, r2.recip());
-            sx -= push * dx;
-            sy -= push * dy;
-            sz -= push * dz;
-            // Counts the boid itself too; any more and `rules::repulsion` takes over below.
-            coincident_count += (close & r2.cmple(coincident)).bitmask().count_ones();
+        for (w, &word) in close_words.iter().enumerate() {
+            let in_word = (groups - w * GROUPS_PER_WORD).min(GROUPS_PER_WORD);
+            let mut word = word;
+            while word != 0 {
+                let nibble = word.trailing_zeros() as usize / LANES;
+                let bits = (word >> (LANES * nibble)) as usize & LANE_BITS;
+                word &= !((LANE_BITS as u64) << (LANES * nibble));
+                // The latest group is in the lowest bits.
+                let group = w * GROUPS_PER_WORD + in_word - 1 - nibble;
+                let close = Vec4::from_array(LANE_MASKS[bits]).cmpne(Vec4::ZERO);
+                let first = lanes.start + group * LANES;
+                let at = first..first + LANES;
+                let dx = wrap(Vec4::from_slice(&nearby.x[at.clone()]) - px);
+                let dy = wrap(Vec4::from_slice(&nearby.y[at.clone()]) - py);
+                let dz = wrap(Vec4::from_slice(&nearby.z[at]) - pz);
+                let r2 = dx * dx + dy * dy + dz * dz;
+                let apart = close & r2.cmpgt(coincident);
+                let push = keep(apart, r2.recip());
+                sx -= push * dx;
+                sy -= push * dy;
+                sz -= push * dz;
+                // Counts the boid itself too; any more and `rules::repulsion` takes over below.
+                coincident_count += (close & r2.cmple(coincident)).bitmask().count_ones();
+            }
         }
         // Take the boid itself out: it counted once, at distance zero.
         let own_velocity = sorted.velocity(i);
