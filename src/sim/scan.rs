@@ -468,51 +468,49 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
         let own_kind = Vec4::splat(if SPECIES { sorted.species[i] } else { 0.0 });
         // Through a lane bitmask into a plain integer: one vector register fewer live.
         let mut coincident_count = 0u32;
-        // Which lanes are inside the separation radius (few: it is a small part of the
-        // perception sphere), for a short third pass: each group's lane bits shifted in
-        // from below, sixteen groups to a word.
-        let mut close_bits = 0u64;
         // Counted in lanes: one vector add per group, where a lane bitmask and its
         // population count take three instructions.
         let mut counted = Vec4::ZERO;
         let (mut vx, mut vy, mut vz) = (Vec4::ZERO, Vec4::ZERO, Vec4::ZERO);
         let (mut dx_sum, mut dy_sum, mut dz_sum) = (Vec4::ZERO, Vec4::ZERO, Vec4::ZERO);
         let (px, py, pz) = (Vec4::splat(p.x), Vec4::splat(p.y), Vec4::splat(p.z));
-        let [xs, ys, zs] = [x_lanes, y_lanes, z_lanes].map(|column| column.chunks_exact(LANES));
-        let positions = xs.zip(ys).zip(zs).zip(weights.iter_mut());
-        for (k, (((x, y), z), weight)) in positions.enumerate() {
-            let dx = wrap(Vec4::from_slice(x) - px);
-            let dy = wrap(Vec4::from_slice(y) - py);
-            let dz = wrap(Vec4::from_slice(z) - pz);
-            let r2 = dx * dx + dy * dy + dz * dz;
-            let mut inside = r2.cmple(perception_squared);
-            if FOV {
-                let ahead = fx * dx + fy * dy + fz * dz;
-                inside &= ahead.cmpgt(cos_half_fov * r2.sqrt()) | r2.cmple(coincident);
+        // A word's groups at a time, so that its bits are stored once, with no test per group.
+        let [xs, ys, zs] =
+            [x_lanes, y_lanes, z_lanes].map(|column| column.chunks(GROUPS_PER_WORD * LANES));
+        let words_of_groups = xs.zip(ys).zip(zs).zip(weights.chunks_mut(GROUPS_PER_WORD));
+        for (w, (((x, y), z), weights)) in words_of_groups.enumerate() {
+            let [xs, ys, zs] = [x, y, z].map(|column| column.chunks_exact(LANES));
+            // Which lanes are inside the separation radius (few: it is a small part of the
+            // perception sphere), for a short third pass: each group's lane bits shifted in
+            // from below, sixteen groups to a word.
+            let mut close_bits = 0u64;
+            for (k, (((x, y), z), weight)) in xs.zip(ys).zip(zs).zip(weights).enumerate() {
+                let dx = wrap(Vec4::from_slice(x) - px);
+                let dy = wrap(Vec4::from_slice(y) - py);
+                let dz = wrap(Vec4::from_slice(z) - pz);
+                let r2 = dx * dx + dy * dy + dz * dz;
+                let mut inside = r2.cmple(perception_squared);
+                if FOV {
+                    let ahead = fx * dx + fy * dy + fz * dz;
+                    inside &= ahead.cmpgt(cos_half_fov * r2.sqrt()) | r2.cmple(coincident);
+                }
+                let flocking = if SPECIES {
+                    counted += keep(inside, Vec4::ONE);
+                    let first = lanes.start + (w * GROUPS_PER_WORD + k) * LANES;
+                    let kinds = Vec4::from_slice(&nearby.species[first..first + LANES]);
+                    inside & kinds.cmpeq(own_kind)
+                } else {
+                    inside
+                };
+                *weight = keep(flocking, Vec4::ONE);
+                // Masking (a bitwise and) costs less than multiplying by 0 or 1.
+                dx_sum += keep(flocking, dx);
+                dy_sum += keep(flocking, dy);
+                dz_sum += keep(flocking, dz);
+                let close = (inside & r2.cmplt(separation_squared)).bitmask();
+                close_bits = close_bits << LANES | u64::from(close);
             }
-            let flocking = if SPECIES {
-                counted += keep(inside, Vec4::ONE);
-                let first = lanes.start + k * LANES;
-                let kinds = Vec4::from_slice(&nearby.species[first..first + LANES]);
-                inside & kinds.cmpeq(own_kind)
-            } else {
-                inside
-            };
-            *weight = keep(flocking, Vec4::ONE);
-            // Masking (a bitwise and) costs less than multiplying by 0 or 1.
-            dx_sum += keep(flocking, dx);
-            dy_sum += keep(flocking, dy);
-            dz_sum += keep(flocking, dz);
-            let close = (inside & r2.cmplt(separation_squared)).bitmask();
-            close_bits = close_bits << LANES | u64::from(close);
-            if k % GROUPS_PER_WORD == GROUPS_PER_WORD - 1 {
-                close_words[k / GROUPS_PER_WORD] = close_bits;
-            }
-        }
-        let last = groups % GROUPS_PER_WORD;
-        if last != 0 {
-            // Only this word's groups: the bits above are the word before's.
-            close_words[words - 1] = close_bits & ((1 << (LANES * last)) - 1);
+            close_words[w] = close_bits;
         }
         // Summed across lanes as soon as each pass ends: sums kept as vectors through the
         // later passes were spilled to the stack, inside the loops, natively too.
