@@ -99,7 +99,7 @@ impl Grid {
         let cells = self.cell_count();
         self.cell_start.clear();
         self.cell_start.resize(cells + 1, 0);
-        self.cell_of.clear();
+        // Both written in full below.
         self.cell_of.resize(count, 0);
         let mut cell_of = std::mem::take(&mut self.cell_of);
         for (cell_of, p) in cell_of.iter_mut().zip(positions.chunks_exact(3)) {
@@ -111,7 +111,6 @@ impl Grid {
         for c in 0..cells {
             self.cell_start[c + 1] += self.cell_start[c];
         }
-        self.order.clear();
         self.order.resize(count, 0);
         // Reuse the `cell_of` pass: a running cursor per cell, kept stable so equal
         // cells keep their input order (the sort is deterministic).

@@ -76,9 +76,10 @@ impl Sorted {
             ..
         } = self;
         for column in [&mut *x, &mut *y, &mut *z, &mut *vx, &mut *vy, &mut *vz] {
-            // Padding: far outside any world, so never within anyone's radius.
-            column.clear();
+            // Every slot but the padding is written below: no need to clear them first.
             column.resize(len, f32::MAX);
+            // Padding: far outside any world, so never within anyone's radius.
+            column[order.len()..].fill(f32::MAX);
         }
         // One pass, each boid's six values together: they sit side by side in the input.
         for (slot, &boid) in order.iter().enumerate() {
