@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Profiles the wasm step down to V8's machine instructions: Linux `perf` samples Node running
+# the module's benchmarkStep on the standard scenario; `node --perf-prof` writes V8's code for
+# perf to read. Prints the functions by share of the time, then the hottest one's code.
+# Not part of test.sh; needs `perf` (Debian: linux-perf).
+#
+#   bash scripts/profile-wasm.sh            # 10,000 boids
+#   bash scripts/profile-wasm.sh 100000
+#   SYMBOL=append_slab bash scripts/profile-wasm.sh   # annotate another function
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+count="${1:-10000}"
+
+command -v perf >/dev/null || { echo "perf is missing: apt-get install linux-perf" >&2; exit 1; }
+# shellcheck source=scripts/setup.sh
+source scripts/setup.sh
+
+out=target/profile-wasm
+mkdir -p "$out"
+cargo build --lib --target wasm32-unknown-unknown --release
+# --keep-debug: function names in the profile.
+wasm-bindgen --target web --keep-debug --out-dir "$out" --out-name boids \
+  target/wasm32-unknown-unknown/release/boids.wasm
+
+# The generated module is an ES module: say so, or Node warns and parses it twice.
+echo '{ "type": "module" }' >"$out/package.json"
+cat >"$out/run.mjs" <<'EOF'
+// Node has no window: benchmarkStep only needs performance.now().
+globalThis.window = globalThis;
+globalThis.Window = Object;
+import { readFileSync } from 'node:fs';
+const dir = new URL('.', import.meta.url);
+const boids = await import(new URL('boids.js', dir));
+boids.initSync({ module: readFileSync(new URL('boids_bg.wasm', dir)) });
+const count = Number(process.argv[2]);
+boids.benchmarkStep(count, 100, 20); // let V8 tier the code up before the long run
+const ms = boids.benchmarkStep(count, 100, 600);
+console.log(`${count} boids: ${ms.toFixed(3)} ms/step (slowed by the sampling)`);
+EOF
+
+cd "$out"
+rm -f perf.data perf.jit.data jit-*.dump jitted-*.so isolate-*.log
+perf record -q -e cpu-clock -F 10000 -k 1 -o perf.data \
+  node --perf-prof --no-write-protect-code-memory run.mjs "$count"
+perf inject --jit -i perf.data -o perf.jit.data
+perf report -i perf.jit.data --sort sym --stdio 2>/dev/null >report.txt
+grep -v '^#' report.txt | grep . | head -15 || true
+# V8's optimised code ("turbofan"), not its first, baseline compile ("liftoff").
+symbol=$(grep -o "JS:[^ ]*${SYMBOL:-look_around_fast}[^ ]*turbofan" report.txt | head -1 || true)
+[ -n "$symbol" ] || { echo "no optimised function matches ${SYMBOL:-look_around_fast}" >&2; exit 1; }
+echo "==> instructions of ${symbol} with at least 0.5 % of its samples"
+perf annotate -i perf.jit.data --stdio -s "$symbol" 2>/dev/null >annotate.txt
+awk -F: '$1 + 0 >= 0.5' annotate.txt | head -60 || true
