@@ -99,7 +99,7 @@ impl Grid {
         let cells = self.cell_count();
         self.cell_start.clear();
         self.cell_start.resize(cells + 1, 0);
-        // Both written in full below.
+        // `cell_of` and `order` are written in full below: resized, not cleared.
         self.cell_of.resize(count, 0);
         let mut cell_of = std::mem::take(&mut self.cell_of);
         for (cell_of, p) in cell_of.iter_mut().zip(positions.chunks_exact(3)) {

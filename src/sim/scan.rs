@@ -140,7 +140,7 @@ impl Sorted {
         mut at: usize,
     ) -> usize {
         if let Some(runs) = interior_slab(grid, [x, z], y) {
-            // The common case, without the edge cases' bookkeeping: a tenth of the step.
+            // The common case, without the edge cases' bookkeeping.
             for slots in runs {
                 self.copy_groups(from, slots.clone(), at, Vec3::ZERO, species);
                 at += slots.len();
