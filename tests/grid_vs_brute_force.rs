@@ -260,3 +260,30 @@ fn flat_worlds_agree_with_brute_force() {
         );
     }
 }
+
+#[test]
+fn dense_columns_whose_gathered_cells_move_to_the_front() {
+    // So many boids to a column of cells that the step, walking up it, moves the cells it
+    // still needs to the front of what it gathered (past 512 boids gathered).
+    for (seed, wrap, fov, kinds) in [
+        (11, true, 360.0, 1),
+        (12, false, 270.0, 1),
+        (13, true, 360.0, 3),
+    ] {
+        let world = 30.0;
+        let (p, v) = random_state(3000, world, seed);
+        let settings = Settings {
+            species: kinds,
+            ..settings(world, wrap, 5.0, fov)
+        };
+        let mut flock = flock_with_state(settings, p, v);
+        if kinds > 1 {
+            let labels: Vec<u8> = (0..flock.len()).map(|i| (i * 7 % 5) as u8).collect();
+            flock.set_species(&labels);
+        }
+        assert_grid_agrees(
+            flock,
+            &format!("dense, seed {seed} wrap {wrap} fov {fov} species {kinds}"),
+        );
+    }
+}

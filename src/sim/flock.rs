@@ -20,6 +20,9 @@ use super::scan::{
 
 /// The longest single integration step; longer `dt`s are split into steps this long.
 pub const MAX_SUBSTEP: f32 = 1.0 / 60.0;
+/// Boids gathered up a column of cells past which the slabs still needed move to the front
+/// (`scan_all`): 512 boids' six columns are 12 KiB.
+const COMPACT_AT: usize = 512;
 /// The most time one `step` call advances: a tab that was hidden for a minute must not
 /// make the flock jump (or spend a minute catching up).
 pub const MAX_STEP: f32 = 0.25;
@@ -769,6 +772,20 @@ impl Flock {
                         if next < lo {
                             (first, next) = (lo, lo);
                             slab_end.clear();
+                        } else if let Some(&gathered) = slab_end.last() {
+                            if lo > first && gathered > COMPACT_AT {
+                                // The slabs still needed move to the front, so that what a
+                                // column gathers is rewritten in place, in the fastest cache,
+                                // instead of growing into fresh memory up a long column.
+                                let dropped = (lo - first) as usize;
+                                let kept_from = slab_end[dropped - 1];
+                                nearby.boids.move_to_front(kept_from..gathered, species);
+                                slab_end.drain(..dropped);
+                                for end in &mut slab_end {
+                                    *end -= kept_from;
+                                }
+                                first = lo;
+                            }
                         }
                         while next <= hi {
                             let at = slab_end.last().copied().unwrap_or(0);

@@ -154,6 +154,24 @@ impl Sorted {
         at
     }
 
+    /// Moves the boids in `range` to the front (the species too, with `species`).
+    pub fn move_to_front(&mut self, range: Range<usize>, species: bool) {
+        let columns = [
+            &mut self.x,
+            &mut self.y,
+            &mut self.z,
+            &mut self.vx,
+            &mut self.vy,
+            &mut self.vz,
+        ];
+        for column in columns {
+            column.copy_within(range.clone(), 0);
+        }
+        if species {
+            self.species.copy_within(range, 0);
+        }
+    }
+
     /// Marks the first `held` slots as the boids held, and pads them with far-away boids
     /// (never within anyone's radius) for the groups of lanes that run past the end.
     pub fn pad(&mut self, held: usize) {
