@@ -47,6 +47,13 @@ fn assert_grid_agrees(mut flock: Flock, what: &str) {
     }
 }
 
+/// Labels the boids with species in a fixed mix (`set_species` folds labels into the
+/// species there are).
+fn mix_species(flock: &mut Flock) {
+    let labels: Vec<u8> = (0..flock.len()).map(|i| (i * 7 % 5) as u8).collect();
+    flock.set_species(&labels);
+}
+
 fn settings(world: f32, wrap: bool, perception: f32, fov: f32) -> Settings {
     Settings {
         world_size: Some(world),
@@ -229,8 +236,7 @@ fn species_scan_agrees_with_brute_force() {
             p,
             v,
         );
-        let labels: Vec<u8> = (0..flock.len()).map(|i| (i * 7 % 5) as u8).collect();
-        flock.set_species(&labels);
+        mix_species(&mut flock);
         assert_grid_agrees(flock, &format!("species {kinds} seed {seed} wrap {wrap}"));
     }
 }
@@ -278,8 +284,7 @@ fn dense_columns_whose_gathered_cells_move_to_the_front() {
         };
         let mut flock = flock_with_state(settings, p, v);
         if kinds > 1 {
-            let labels: Vec<u8> = (0..flock.len()).map(|i| (i * 7 % 5) as u8).collect();
-            flock.set_species(&labels);
+            mix_species(&mut flock);
         }
         assert_grid_agrees(
             flock,

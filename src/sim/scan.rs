@@ -156,20 +156,26 @@ impl Sorted {
 
     /// Moves the boids in `range` to the front (the species too, with `species`).
     pub fn move_to_front(&mut self, range: Range<usize>, species: bool) {
-        let columns = [
+        let [x, y, z, vx, vy, vz, kinds] = self.columns_mut();
+        for column in [x, y, z, vx, vy, vz] {
+            column.copy_within(range.clone(), 0);
+        }
+        if species {
+            kinds.copy_within(range, 0);
+        }
+    }
+
+    /// Every column: x, y, z, vx, vy, vz and species.
+    fn columns_mut(&mut self) -> [&mut Vec<f32>; 7] {
+        [
             &mut self.x,
             &mut self.y,
             &mut self.z,
             &mut self.vx,
             &mut self.vy,
             &mut self.vz,
-        ];
-        for column in columns {
-            column.copy_within(range.clone(), 0);
-        }
-        if species {
-            self.species.copy_within(range, 0);
-        }
+            &mut self.species,
+        ]
     }
 
     /// Marks the first `held` slots as the boids held, and pads them with far-away boids
@@ -186,15 +192,7 @@ impl Sorted {
 
     /// Makes every column at least `len` long (slots past what is held are stale).
     fn grow(&mut self, len: usize) {
-        for column in [
-            &mut self.x,
-            &mut self.y,
-            &mut self.z,
-            &mut self.vx,
-            &mut self.vy,
-            &mut self.vz,
-            &mut self.species,
-        ] {
+        for column in self.columns_mut() {
             if column.len() < len {
                 column.resize(len, f32::MAX);
             }
@@ -786,18 +784,36 @@ mod tests {
         (grid, sorted)
     }
 
-    #[test]
-    fn a_cells_neighbourhood_is_gathered_into_one_shifted_range() {
+    /// `n` boids spread through a world of side 50 (5 × 5 × 5 cells), and three near its
+    /// corners and edges.
+    fn scattered(n: usize) -> Vec<[f32; 3]> {
         let world = 50.0;
-        // Around the corner cell (0, 0, 0), across every wrapped edge, and far from it.
-        let positions: Vec<[f32; 3]> = (0..40)
+        (0..n)
             .map(|k| {
                 let t = k as f32;
                 [(t * 7.3) % world, (t * 3.1) % world, (t * 11.7) % world]
             })
             .chain([[1.0, 1.0, 1.0], [49.0, 49.0, 49.0], [49.5, 1.0, 25.0]])
-            .collect();
-        let (grid, sorted) = sorted_world(&positions, world);
+            .collect()
+    }
+
+    /// The boids of `spans`, each moved by its span's shift, in order.
+    fn boids_in(spans: &[Span], sorted: &Sorted) -> Vec<(Vec3, Vec3)> {
+        spans
+            .iter()
+            .flat_map(|span| {
+                span.slots
+                    .clone()
+                    .map(move |j| (sorted.position(j) + span.shift, sorted.velocity(j)))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_cells_neighbourhood_is_gathered_into_one_shifted_range() {
+        let world = 50.0;
+        // Around the corner cell (0, 0, 0), across every wrapped edge, and far from it.
+        let (grid, sorted) = sorted_world(&scattered(40), world);
         let mut nearby = Sorted::default();
         // A long gather first: a shorter one after it must not read its leftovers.
         nearby.gather_around(&sorted, &grid, [2, 2, 2], (true, world), false);
@@ -805,15 +821,7 @@ mod tests {
             nearby.gather_around(&sorted, &grid, cell, (true, world), false);
             let mut spans = Vec::new();
             neighbour_spans(&grid, cell, true, world, &mut spans);
-            let expected: Vec<(Vec3, Vec3)> = spans
-                .iter()
-                .flat_map(|span| {
-                    let sorted = &sorted;
-                    span.slots
-                        .clone()
-                        .map(move |j| (sorted.position(j) + span.shift, sorted.velocity(j)))
-                })
-                .collect();
+            let expected = boids_in(&spans, &sorted);
             assert_eq!(nearby.count(), expected.len(), "cell {cell:?}");
             assert!(spans.iter().any(|span| span.shift != Vec3::ZERO) || cell == [2, 2, 2]);
             for (k, (position, velocity)) in expected.into_iter().enumerate() {
@@ -830,14 +838,7 @@ mod tests {
     #[test]
     fn slabs_appended_up_a_column_hold_each_cells_neighbourhood() {
         let world = 50.0;
-        let positions: Vec<[f32; 3]> = (0..60)
-            .map(|k| {
-                let t = k as f32;
-                [(t * 7.3) % world, (t * 3.1) % world, (t * 11.7) % world]
-            })
-            .chain([[1.0, 1.0, 1.0], [49.0, 49.0, 49.0], [49.5, 1.0, 25.0]])
-            .collect();
-        let (grid, sorted) = sorted_world(&positions, world);
+        let (grid, sorted) = sorted_world(&scattered(60), world);
         let key = |(p, v): &(Vec3, Vec3)| [p.x, p.y, p.z, v.x, v.y, v.z];
         // Columns on the edges (whose slabs wrap) and inside (`interior_slab`).
         for [x, z] in [[0, 0], [4, 2], [2, 4], [2, 2], [1, 3]] {
@@ -863,15 +864,7 @@ mod tests {
                     .collect();
                 let mut spans = Vec::new();
                 neighbour_spans(&grid, [x, y, z], true, world, &mut spans);
-                let mut expected: Vec<(Vec3, Vec3)> = spans
-                    .iter()
-                    .flat_map(|span| {
-                        let sorted = &sorted;
-                        span.slots
-                            .clone()
-                            .map(move |j| (sorted.position(j) + span.shift, sorted.velocity(j)))
-                    })
-                    .collect();
+                let mut expected = boids_in(&spans, &sorted);
                 got.sort_by(|a, b| key(a).partial_cmp(&key(b)).unwrap());
                 expected.sort_by(|a, b| key(a).partial_cmp(&key(b)).unwrap());
                 assert_eq!(got, expected, "cell {:?}", [x, y, z]);
