@@ -47,11 +47,20 @@ fn assert_grid_agrees(mut flock: Flock, what: &str) {
     }
 }
 
-/// Labels the boids with species in a fixed mix (`set_species` folds labels into the
-/// species there are).
-fn mix_species(flock: &mut Flock) {
-    let labels: Vec<u8> = (0..flock.len()).map(|i| (i * 7 % 5) as u8).collect();
-    flock.set_species(&labels);
+/// `n` boids at random in a world of side `world`, perception 5, with `kinds` species in a
+/// fixed mix (`set_species` folds the labels into the species there are).
+fn random_flock(n: usize, world: f32, seed: u64, (wrap, fov): (bool, f32), kinds: usize) -> Flock {
+    let (p, v) = random_state(n, world, seed);
+    let settings = Settings {
+        species: kinds,
+        ..settings(world, wrap, 5.0, fov)
+    };
+    let mut flock = flock_with_state(settings, p, v);
+    if kinds > 1 {
+        let labels: Vec<u8> = (0..flock.len()).map(|i| (i * 7 % 5) as u8).collect();
+        flock.set_species(&labels);
+    }
+    flock
 }
 
 fn settings(world: f32, wrap: bool, perception: f32, fov: f32) -> Settings {
@@ -226,17 +235,7 @@ fn species_scan_agrees_with_brute_force() {
         (32, true, 360.0, 4),
         (33, true, 120.0, 3),
     ] {
-        let world = 40.0;
-        let (p, v) = random_state(800, world, seed);
-        let mut flock = flock_with_state(
-            Settings {
-                species: kinds,
-                ..settings(world, wrap, 5.0, fov)
-            },
-            p,
-            v,
-        );
-        mix_species(&mut flock);
+        let flock = random_flock(800, 40.0, seed, (wrap, fov), kinds);
         assert_grid_agrees(flock, &format!("species {kinds} seed {seed} wrap {wrap}"));
     }
 }
@@ -276,16 +275,7 @@ fn dense_columns_whose_gathered_cells_move_to_the_front() {
         (12, false, 270.0, 1),
         (13, true, 360.0, 3),
     ] {
-        let world = 30.0;
-        let (p, v) = random_state(3000, world, seed);
-        let settings = Settings {
-            species: kinds,
-            ..settings(world, wrap, 5.0, fov)
-        };
-        let mut flock = flock_with_state(settings, p, v);
-        if kinds > 1 {
-            mix_species(&mut flock);
-        }
+        let flock = random_flock(3000, 30.0, seed, (wrap, fov), kinds);
         assert_grid_agrees(
             flock,
             &format!("dense, seed {seed} wrap {wrap} fov {fov} species {kinds}"),
