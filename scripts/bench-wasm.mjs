@@ -1,7 +1,9 @@
 // Times the simulation step compiled to wasm, in headless Debian chromium: opens the built
-// page (dist/, paused), imports the wasm-bindgen module again and calls its exported
-// `benchmarkStep(count, warmup, steps)`, which returns the median ms per step measured inside
-// wasm on the standard benchmark scenario. Run via `bash scripts/bench.sh` (builds dist/ first).
+// page (dist/, paused), loads each of the two builds (boids_relaxed_bg.wasm, which the page
+// runs where the browser has relaxed SIMD, and boids_bg.wasm, which it runs elsewhere) and
+// calls their exported `benchmarkStep(count, warmup, steps)`, which returns the median ms per
+// step measured inside wasm on the standard benchmark scenario. Run via `bash scripts/bench.sh`
+// (builds dist/ first).
 //
 // Env: BENCH_COUNTS (default 1000,10000,100000), BENCH_WARMUP (100), BENCH_STEPS (100).
 import { readFileSync } from 'node:fs';
@@ -22,6 +24,12 @@ function cpuModel() {
   }
 }
 
+/** The two builds (scripts/build-relaxed.sh); the page loads the first where the browser can. */
+const BUILDS = [
+  { name: 'relaxed SIMD', file: 'boids_relaxed_bg.wasm' },
+  { name: 'SIMD128', file: 'boids_bg.wasm' },
+];
+
 const server = await serveDist();
 const browser = await launchBrowser();
 try {
@@ -29,26 +37,44 @@ try {
   page.on('pageerror', (err) => console.error('page error:', err));
   await page.goto(`${server.url}?paused=1&count=50`);
   await page.waitForFunction(() => ['running', 'no-webgl', 'error'].includes(document.documentElement.dataset.boids));
-  await page.evaluate(async () => {
-    const m = await import('/boids.js');
-    await m.default();
-    if (typeof m.benchmarkStep !== 'function') throw new Error('boids.js exports no benchmarkStep');
-    window.__bench = m;
-  });
+  const pageBuild = await page.evaluate(() => customElements.get('boids-flock').build);
+  // Each build through its own instance of the bindings (one per query string).
+  const loaded = await page.evaluate(async (builds) => {
+    window.__bench = [];
+    const names = [];
+    for (const { name, file } of builds) {
+      const bindings = await import(`/boids.js?${file}`);
+      try {
+        await bindings.default({ module_or_path: `/${file}` });
+      } catch (error) {
+        console.error(`${file}: ${error}`);
+        continue;
+      }
+      if (typeof bindings.benchmarkStep !== 'function') throw new Error('boids.js exports no benchmarkStep');
+      window.__bench.push(bindings);
+      names.push(name);
+    }
+    return names;
+  }, BUILDS);
 
   // V8 first runs wasm through its baseline compiler and swaps in optimised code a little
   // later: a throwaway run first, so that the smallest flock is not timed on baseline code.
-  await page.evaluate(() => window.__bench.benchmarkStep(10000, 50, 10));
+  await page.evaluate(() => window.__bench.forEach((bindings) => bindings.benchmarkStep(10000, 50, 10)));
 
   console.log(`wasm step (${browser.version()}), standard scenario, one thread — ${cpuModel()}`);
-  console.log(`${'boids'.padStart(9)} | ${'ms/step'.padStart(9)} | ${'ns/boid-step'.padStart(13)}`);
+  console.log(`the page runs the ${pageBuild} build here`);
+  const header = loaded.map((name) => `${`${name} ms/step`.padStart(22)} | ${'ns/boid-step'.padStart(13)}`);
+  console.log(`${'boids'.padStart(9)} | ${header.join(' | ')}`);
   for (const count of counts) {
-    const ms = await page.evaluate(
-      ([count, warmup, steps]) => window.__bench.benchmarkStep(count, warmup, steps),
-      [count, warmup, steps],
-    );
-    const ns = (ms * 1e6) / count;
-    console.log(`${String(count).padStart(9)} | ${ms.toFixed(3).padStart(9)} | ${ns.toFixed(1).padStart(13)}`);
+    const cells = [];
+    for (let k = 0; k < loaded.length; k++) {
+      const ms = await page.evaluate(
+        ([k, count, warmup, steps]) => window.__bench[k].benchmarkStep(count, warmup, steps),
+        [k, count, warmup, steps],
+      );
+      cells.push(`${ms.toFixed(3).padStart(22)} | ${((ms * 1e6) / count).toFixed(1).padStart(13)}`);
+    }
+    console.log(`${String(count).padStart(9)} | ${cells.join(' | ')}`);
   }
 } finally {
   await browser.close();

@@ -5,6 +5,7 @@
 //! - `web` (wasm only) exports `Flock` and `View` to JavaScript.
 
 pub mod sim;
+pub mod within;
 
 #[cfg(target_arch = "wasm32")]
 pub mod render;

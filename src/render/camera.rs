@@ -3,6 +3,7 @@
 //! The distance is stored relative to the distance that frames the whole cube, so the
 //! camera follows changes of world size (and of aspect ratio) without any bookkeeping.
 
+use crate::within::Within;
 use glam::camera::rh::{proj::opengl, view};
 use glam::{Mat4, Vec3};
 
@@ -58,13 +59,13 @@ impl OrbitCamera {
             return;
         }
         self.yaw = (self.yaw - dx * ORBIT_SPEED).rem_euclid(std::f32::consts::TAU);
-        self.pitch = (self.pitch + dy * ORBIT_SPEED).clamp(-MAX_PITCH, MAX_PITCH);
+        self.pitch = (self.pitch + dy * ORBIT_SPEED).within(-MAX_PITCH, MAX_PITCH);
     }
 
     /// Moves closer (`factor` > 1) or farther (`factor` < 1).
     pub fn zoom_by(&mut self, factor: f32) {
         if factor.is_finite() && factor > 0.0 {
-            self.zoom = (self.zoom * factor).clamp(MIN_ZOOM, MAX_ZOOM);
+            self.zoom = (self.zoom * factor).within(MIN_ZOOM, MAX_ZOOM);
         }
     }
 
@@ -73,8 +74,8 @@ impl OrbitCamera {
         if let [yaw, pitch, zoom] = *values {
             if yaw.is_finite() && pitch.is_finite() && zoom.is_finite() && zoom > 0.0 {
                 self.yaw = yaw.rem_euclid(std::f32::consts::TAU);
-                self.pitch = pitch.clamp(-MAX_PITCH, MAX_PITCH);
-                self.zoom = zoom.clamp(MIN_ZOOM, MAX_ZOOM);
+                self.pitch = pitch.within(-MAX_PITCH, MAX_PITCH);
+                self.zoom = zoom.within(MIN_ZOOM, MAX_ZOOM);
             }
         }
     }

@@ -3,6 +3,7 @@
 //! flock's; what they do to one boid is [`Behaviours::acceleration`], built from the pure
 //! functions in `rules`.
 
+use crate::within::Within;
 use glam::Vec3;
 
 use super::leader::{LeaderPath, SEGMENTS};
@@ -247,7 +248,7 @@ impl Behaviours {
         if self.obstacles.len() >= MAX_OBSTACLES {
             return false;
         }
-        let radius = radius.clamp(MIN_OBSTACLE_RADIUS, MAX_OBSTACLE_RADIUS);
+        let radius = radius.within(MIN_OBSTACLE_RADIUS, MAX_OBSTACLE_RADIUS);
         self.obstacles.push([centre.x, centre.y, centre.z, radius]);
         true
     }

@@ -1,5 +1,6 @@
 //! The flock: state in flat `f32` arrays (xyz per boid), stepped over a counting-sort grid.
 
+use crate::within::Within;
 use glam::Vec3;
 
 use super::behaviours::{
@@ -127,7 +128,7 @@ pub fn auto_world_size(count: usize, flat: bool) -> f32 {
     } else {
         reference * (count as f32 / REFERENCE_COUNT).cbrt()
     };
-    side.clamp(spec.min as f32, spec.max as f32)
+    side.within(spec.min as f32, spec.max as f32)
 }
 
 /// Time step of the standard benchmark scenario.
@@ -508,8 +509,10 @@ impl Flock {
     pub fn apply_preset(&mut self, name: &str) -> Result<(), UnknownPreset> {
         let preset = presets::preset(name).ok_or_else(|| UnknownPreset(name.to_string()))?;
         for &(param, value) in preset.values {
-            self.set(param, value)
-                .expect("preset values are finite (checked by presets' tests)");
+            // Not `expect`: printing the error would bring float printing into the wasm module.
+            if self.set(param, value).is_err() {
+                unreachable!("preset values are finite (checked by presets' tests)");
+            }
         }
         Ok(())
     }
@@ -695,7 +698,7 @@ impl Flock {
             let per_volume = count / self.world.powi(3);
             (3.0 * k / (4.0 * std::f32::consts::PI * per_volume)).cbrt()
         };
-        (NEAREST_CELL_FACTOR * typical).clamp(0.5, self.world)
+        (NEAREST_CELL_FACTOR * typical).within(0.5, self.world)
     }
 
     fn sort_into_cells(&mut self) {
@@ -914,21 +917,26 @@ impl Flock {
         let mut total_neighbours = 0u64;
         let mut new_positions = std::mem::take(&mut self.positions);
         let mut new_velocities = std::mem::take(&mut self.velocities);
-        let examined = if forces.active || self.one_at_a_time {
-            self.scan_all(|flock, i, seen| {
-                total_neighbours += u64::from(seen.count);
+        // Only the rules and the edges: every boid moves afterwards, four at a time
+        // (`glide_all`), from what it saw. Else each moves as soon as it has looked around.
+        let glides = !(forces.active || self.one_at_a_time);
+        let mut sightings = std::mem::take(&mut self.sightings);
+        if glides {
+            sightings.resize(new_positions.len() / 3);
+        }
+        // One scan for both ways (one copy of it in the wasm module, not two), branching per
+        // boid on a flag that never changes during the step.
+        let examined = self.scan_all(|flock, i, seen| {
+            total_neighbours += u64::from(seen.count);
+            if glides {
+                sightings.record(i, seen);
+            } else {
                 let (p, v) = flock.integrate(i, seen, h, &forces);
                 new_positions[3 * i..3 * i + 3].copy_from_slice(&p);
                 new_velocities[3 * i..3 * i + 3].copy_from_slice(&v);
-            })
-        } else {
-            // Only the rules and the edges: all boids move together, four at a time.
-            let mut sightings = std::mem::take(&mut self.sightings);
-            sightings.resize(new_positions.len() / 3);
-            let examined = self.scan_all(|_, i, seen| {
-                total_neighbours += u64::from(seen.count);
-                sightings.record(i, seen);
-            });
+            }
+        });
+        if glides {
             let glide = self.glide(h, &forces);
             glide_all(
                 &self.sorted,
@@ -937,9 +945,8 @@ impl Flock {
                 &mut new_positions,
                 &mut new_velocities,
             );
-            self.sightings = sightings;
-            examined
-        };
+        }
+        self.sightings = sightings;
         self.positions = new_positions;
         self.velocities = new_velocities;
         // The new state is in cell order: species follow their boids.
@@ -1088,7 +1095,7 @@ impl Flock {
     /// Width of the soft wall and its push at the wall: strong enough that a boid at top
     /// speed turns back within half the margin whatever the other rules want.
     fn wall_profile(&self) -> (f32, f32) {
-        let margin = (0.1 * self.world).clamp(1.0, 10.0);
+        let margin = (0.1 * self.world).within(1.0, 10.0);
         let top_speed = self.top_speed();
         (
             margin,
@@ -1239,7 +1246,7 @@ impl Flock {
                 (offset.length_squared(), j, offset)
             })
             .filter(|&(d2, _, offset)| match view.cos_half_fov {
-                Some(cos) => rules::in_field_of_view(forward, offset, d2.sqrt(), cos),
+                Some(cos) => rules::in_field_of_view(forward, offset, d2, cos),
                 None => true,
             })
             .collect();

@@ -295,8 +295,7 @@ impl Search<'_> {
             return;
         }
         if let Some(cos_half_fov) = self.view.cos_half_fov {
-            let distance = distance_squared.sqrt();
-            if !rules::in_field_of_view(seeker.forward, offset, distance, cos_half_fov) {
+            if !rules::in_field_of_view(seeker.forward, offset, distance_squared, cos_half_fov) {
                 return;
             }
         }

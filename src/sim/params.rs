@@ -1,6 +1,8 @@
 //! The one table of tunable parameters: name, range, default, step, unit, description.
 //! Setters, the JS API, the page's sliders and the docs all read it; nothing copies a range.
 
+use crate::within::Within;
+
 /// How a parameter's value is stored and shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -487,7 +489,7 @@ impl ParamSpec {
                 }
             }
         };
-        Ok(value.clamp(self.min, self.max))
+        Ok(value.within(self.min, self.max))
     }
 }
 

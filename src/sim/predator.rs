@@ -1,6 +1,7 @@
 //! Hawks: a few predators that circle the flock, then dive at the nearest boid.
 //! They are not boids: a handful of positions and velocities of their own, moved once a step.
 
+use crate::within::Within;
 use glam::Vec3;
 
 use super::rules;
@@ -69,8 +70,8 @@ pub fn heading(mode: Mode, to_target: Vec3, velocity: Vec3, flee_radius: f32) ->
         around = -around;
     }
     // Back toward the circle, and toward the height of the boid it watches.
-    let toward_circle = -out * ((distance - radius) / radius).clamp(-1.0, 1.0);
-    let toward_height = Vec3::Z * (to_target.z / radius).clamp(-1.0, 1.0);
+    let toward_circle = -out * ((distance - radius) / radius).within(-1.0, 1.0);
+    let toward_height = Vec3::Z * (to_target.z / radius).within(-1.0, 1.0);
     around + toward_circle + toward_height
 }
 

@@ -100,12 +100,9 @@ pub struct UnknownPreset(pub String);
 impl std::fmt::Display for UnknownPreset {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let names: Vec<_> = PRESETS.iter().map(|p| p.name).collect();
-        write!(
-            f,
-            "no preset called {:?} (presets: {})",
-            self.0,
-            names.join(", ")
-        )
+        // Quoted by hand: `{:?}` would bring Rust's escaping tables into the wasm module.
+        let (name, presets) = (&self.0, names.join(", "));
+        write!(f, "no preset called \"{name}\" (presets: {presets})")
     }
 }
 

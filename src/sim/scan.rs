@@ -284,6 +284,43 @@ pub fn keep(mask: BVec4A, v: Vec4) -> Vec4 {
     }
 }
 
+/// `a * b + c`. In the relaxed-SIMD build (`scripts/build-relaxed.sh`) one
+/// `f32x4.relaxed_madd`: V8 makes it a fused multiply-add where the CPU has one (rounded
+/// once, so the last bit may differ from the two-step result, and between machines), the
+/// two steps elsewhere. Every other build: the two steps.
+#[inline(always)]
+pub fn mul_add(a: Vec4, b: Vec4, c: Vec4) -> Vec4 {
+    #[cfg(all(target_arch = "wasm32", target_feature = "relaxed-simd"))]
+    {
+        Vec4::from(core::arch::wasm32::f32x4_relaxed_madd(
+            a.into(),
+            b.into(),
+            c.into(),
+        ))
+    }
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "relaxed-simd")))]
+    {
+        a * b + c
+    }
+}
+
+/// `c - a * b`, as [`mul_add`] (`f32x4.relaxed_nmadd` in the relaxed-SIMD build).
+#[inline(always)]
+pub fn neg_mul_add(a: Vec4, b: Vec4, c: Vec4) -> Vec4 {
+    #[cfg(all(target_arch = "wasm32", target_feature = "relaxed-simd"))]
+    {
+        Vec4::from(core::arch::wasm32::f32x4_relaxed_nmadd(
+            a.into(),
+            b.into(),
+            c.into(),
+        ))
+    }
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "relaxed-simd")))]
+    {
+        c - a * b
+    }
+}
+
 /// A cell's neighbourhood gathered into one range (`Sorted::gather_around`), and the
 /// scan's scratch list of groups of lanes with close neighbours.
 #[derive(Clone, Debug, Default)]
@@ -387,7 +424,7 @@ where
             continue;
         }
         if let Some(cos_half_fov) = view.cos_half_fov {
-            if !rules::in_field_of_view(forward, offset, distance_squared.sqrt(), cos_half_fov) {
+            if !rules::in_field_of_view(forward, offset, distance_squared, cos_half_fov) {
                 continue;
             }
         }
@@ -445,6 +482,7 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
     let perception_squared = Vec4::splat(view.perception_squared);
     let separation_squared = Vec4::splat(view.separation_squared);
     let coincident = Vec4::splat(COINCIDENT);
+    let glance = Vec4::splat(rules::GLANCE);
     debug_assert_eq!(window.end, nearby.count(), "the window ends at the padding");
     let len = window.len();
     // Whole groups of lanes: the last may run into the padding, boids too far away to count.
@@ -472,9 +510,10 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
     for i in own {
         let p = sorted.position(i);
         let forward = sorted.velocity(i).normalize_or_zero();
-        // A boid at rest sees all around: a threshold no dot product falls below.
-        let cos_half_fov = Vec4::splat(match view.cos_half_fov {
-            Some(c) if forward != Vec3::ZERO => c,
+        // `rules::in_field_of_view`: ahead·|ahead| must beat this times r². A boid at rest
+        // sees all around: a threshold no dot product falls below.
+        let fov_threshold = Vec4::splat(match view.cos_half_fov {
+            Some(c) if forward != Vec3::ZERO => c * c.abs(),
             _ => -2.0,
         });
         let (fx, fy, fz) = (
@@ -505,11 +544,11 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
                 let dx = wrap(Vec4::from_slice(x) - px);
                 let dy = wrap(Vec4::from_slice(y) - py);
                 let dz = wrap(Vec4::from_slice(z) - pz);
-                let r2 = dx * dx + dy * dy + dz * dz;
+                let r2 = mul_add(dz, dz, mul_add(dy, dy, dx * dx));
                 let mut inside = r2.cmple(perception_squared);
                 if FOV {
-                    let ahead = fx * dx + fy * dy + fz * dz;
-                    inside &= ahead.cmpgt(cos_half_fov * r2.sqrt()) | r2.cmple(coincident);
+                    let ahead = mul_add(fz, dz, mul_add(fy, dy, fx * dx));
+                    inside &= mul_add(ahead, ahead.abs(), glance).cmpgt(fov_threshold * r2);
                 }
                 let flocking = if SPECIES {
                     counted += keep(inside, Vec4::ONE);
@@ -520,10 +559,11 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
                     inside
                 };
                 *weight = keep(flocking, Vec4::ONE);
-                // Masking (a bitwise and) costs less than multiplying by 0 or 1.
-                dx_sum += keep(flocking, dx);
-                dy_sum += keep(flocking, dy);
-                dz_sum += keep(flocking, dz);
+                // Through the weight: one fused multiply-add in the relaxed-SIMD build, else as
+                // cheap as masking and adding.
+                dx_sum = mul_add(*weight, dx, dx_sum);
+                dy_sum = mul_add(*weight, dy, dy_sum);
+                dz_sum = mul_add(*weight, dz, dz_sum);
                 let close = (inside & r2.cmplt(separation_squared)).bitmask();
                 close_bits = close_bits << LANES | u64::from(close);
             }
@@ -543,9 +583,9 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
                 // Everyone heeded is of the boid's kind: the weights count them.
                 counted += w;
             }
-            vx += w * Vec4::from_slice(vx_j);
-            vy += w * Vec4::from_slice(vy_j);
-            vz += w * Vec4::from_slice(vz_j);
+            vx = mul_add(w, Vec4::from_slice(vx_j), vx);
+            vy = mul_add(w, Vec4::from_slice(vy_j), vy);
+            vz = mul_add(w, Vec4::from_slice(vz_j), vz);
         }
         let sum_velocity = Vec3::new(vx.element_sum(), vy.element_sum(), vz.element_sum());
         // Exact: a sum of ones far below 2²⁴.
@@ -566,12 +606,12 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
                 let dx = wrap(Vec4::from_slice(&nearby.x[at.clone()]) - px);
                 let dy = wrap(Vec4::from_slice(&nearby.y[at.clone()]) - py);
                 let dz = wrap(Vec4::from_slice(&nearby.z[at]) - pz);
-                let r2 = dx * dx + dy * dy + dz * dz;
+                let r2 = mul_add(dz, dz, mul_add(dy, dy, dx * dx));
                 let apart = close & r2.cmpgt(coincident);
                 let push = keep(apart, r2.recip());
-                sx -= push * dx;
-                sy -= push * dy;
-                sz -= push * dz;
+                sx = neg_mul_add(push, dx, sx);
+                sy = neg_mul_add(push, dy, sy);
+                sz = neg_mul_add(push, dz, sz);
                 // Counts the boid itself too; any more and `rules::repulsion` takes over below.
                 coincident_count += (close & r2.cmple(coincident)).bitmask().count_ones();
             }
