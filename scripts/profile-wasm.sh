@@ -7,6 +7,7 @@
 #   bash scripts/profile-wasm.sh            # 10,000 boids
 #   bash scripts/profile-wasm.sh 100000
 #   SYMBOL=append_slab bash scripts/profile-wasm.sh   # annotate another function
+#   RELAXED=1 bash scripts/profile-wasm.sh            # the relaxed-SIMD build (build-relaxed.sh)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 count="${1:-10000}"
@@ -17,10 +18,19 @@ source scripts/setup.sh
 
 out=target/profile-wasm
 mkdir -p "$out"
+target_dir=target
+node_flags=()
+if [[ -n "${RELAXED:-}" ]]; then
+  # As scripts/build-relaxed.sh builds it; Node 20 has relaxed SIMD behind a flag.
+  target_dir=target/relaxed
+  export CARGO_TARGET_DIR=$target_dir
+  export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C target-feature=+simd128,+relaxed-simd"
+  node_flags=(--experimental-wasm-relaxed-simd)
+fi
 cargo build --lib --target wasm32-unknown-unknown --release
 # --keep-debug: function names in the profile.
 wasm-bindgen --target web --keep-debug --out-dir "$out" --out-name boids \
-  target/wasm32-unknown-unknown/release/boids.wasm
+  "$target_dir/wasm32-unknown-unknown/release/boids.wasm"
 
 # The generated module is an ES module: say so, or Node warns and parses it twice.
 echo '{ "type": "module" }' >"$out/package.json"
@@ -41,7 +51,7 @@ EOF
 cd "$out"
 rm -f perf.data perf.jit.data jit-*.dump jitted-*.so isolate-*.log
 perf record -q -e cpu-clock -F 10000 -k 1 -o perf.data \
-  node --perf-prof --no-write-protect-code-memory run.mjs "$count"
+  node "${node_flags[@]}" --perf-prof --no-write-protect-code-memory run.mjs "$count"
 perf inject --jit -i perf.data -o perf.jit.data
 perf report -i perf.jit.data --sort sym --stdio 2>/dev/null >report.txt
 grep -v '^#' report.txt | grep . | head -15 || true
