@@ -14,6 +14,7 @@ use std::ops::Range;
 
 use glam::{BVec4A, Vec3, Vec4};
 
+use super::glide::WIDE;
 use super::grid::Grid;
 use super::rules::{self, Neighbourhood};
 use super::Settings;
@@ -42,8 +43,8 @@ const LANE_MASKS: [[f32; LANES]; 1 << LANES] = {
 /// Squared distance below which two boids count as being at the same point.
 const COINCIDENT: f32 = 1e-12;
 
-/// The old state in cell order, one array per component, padded with `LANES` far-away
-/// boids so a scan may read a whole group of lanes past the end of a range.
+/// The old state in cell order, one array per component, padded with far-away boids so a
+/// scan may read a whole group of lanes past the end of a range (and `glide_all` two).
 #[derive(Clone, Debug, Default)]
 pub struct Sorted {
     pub x: Vec<f32>,
@@ -65,7 +66,8 @@ pub struct Sorted {
 impl Sorted {
     /// Fills the arrays from xyz-per-boid `positions`/`velocities` in the order `order`.
     pub fn gather(&mut self, order: &[u32], positions: &[f32], velocities: &[f32]) {
-        let len = order.len() + LANES;
+        // `glide_all` reads `WIDE` boids at a time, the scan a group of lanes.
+        let len = order.len() + WIDE.max(LANES);
         let Sorted {
             x,
             y,
