@@ -11,17 +11,16 @@ set -euo pipefail
 cd "${TRUNK_SOURCE_DIR:-$(dirname "${BASH_SOURCE[0]}")/..}"
 
 profile="${TRUNK_PROFILE:-debug}"
-target_dir=target/relaxed
+# shellcheck source=scripts/relaxed-env.sh
+source scripts/relaxed-env.sh
+target_dir="$CARGO_TARGET_DIR"
 cargo_args=(build --lib --target wasm32-unknown-unknown --locked)
 if [[ $profile == release ]]; then
     cargo_args+=(--release)
 fi
 
 echo "==> relaxed-SIMD module ($profile): cargo ${cargo_args[*]}"
-# Its own target directory: other flags would otherwise rebuild the main build's artifacts.
-CARGO_TARGET_DIR="$target_dir" \
-    CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C target-feature=+simd128,+relaxed-simd" \
-    cargo "${cargo_args[@]}"
+cargo "${cargo_args[@]}"
 
 # The same options as Trunk's own wasm-bindgen call, so that the bindings come out the same.
 bindgen_out="$target_dir/bindgen/$profile"

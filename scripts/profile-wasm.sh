@@ -22,9 +22,9 @@ target_dir=target
 node_flags=()
 if [[ -n "${RELAXED:-}" ]]; then
   # As scripts/build-relaxed.sh builds it; Node 20 has relaxed SIMD behind a flag.
-  target_dir=target/relaxed
-  export CARGO_TARGET_DIR=$target_dir
-  export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C target-feature=+simd128,+relaxed-simd"
+  # shellcheck source=scripts/relaxed-env.sh
+  source scripts/relaxed-env.sh
+  target_dir="$CARGO_TARGET_DIR"
   node_flags=(--experimental-wasm-relaxed-simd)
 fi
 cargo build --lib --target wasm32-unknown-unknown --release

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of the boids demo, failing fast:
-#   fmt, clippy (native + wasm), native tests, wasm tests in headless Chromium,
+#   fmt, clippy (native + wasm), native tests, wasm tests in headless Chromium (both
+#   builds: SIMD128 and relaxed SIMD),
 #   trunk release build, browser tests of dist/ (playwright-core + Debian chromium).
 # Installs missing tools first (scripts/setup.sh).
 set -euo pipefail
@@ -21,6 +22,13 @@ cargo clippy --all-targets -- -D warnings
 step "cargo clippy (wasm32, all targets)"
 cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
 
+step "cargo clippy (wasm32, relaxed-SIMD build)"
+(
+    # shellcheck source=scripts/relaxed-env.sh
+    source scripts/relaxed-env.sh
+    cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
+)
+
 step "cargo test (native)"
 cargo test
 
@@ -30,6 +38,13 @@ step "cargo test --target wasm32-unknown-unknown --test web (headless Chromium)"
 export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
 export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-120}"
 cargo test --target wasm32-unknown-unknown --test web
+
+step "the same wasm tests, relaxed-SIMD build (as scripts/build-relaxed.sh builds it)"
+(
+    # shellcheck source=scripts/relaxed-env.sh
+    source scripts/relaxed-env.sh
+    cargo test --target wasm32-unknown-unknown --test web
+)
 
 step "trunk build --release --offline"
 trunk build --release --offline
