@@ -1,7 +1,8 @@
 //! The flock: state in flat `f32` arrays (xyz per boid), stepped over a counting-sort grid.
 
-use crate::within::Within;
 use glam::Vec3;
+
+use crate::within::Within;
 
 use super::behaviours::{
     Behaviours, Forces, Pointer, FLEE_FORCE_FACTOR, PANIC_SPEED_FACTOR, POINTER_FORCE_FACTOR,
@@ -917,7 +918,7 @@ impl Flock {
         let mut total_neighbours = 0u64;
         let mut new_positions = std::mem::take(&mut self.positions);
         let mut new_velocities = std::mem::take(&mut self.velocities);
-        // Only the rules and the edges: every boid moves afterwards, four at a time
+        // Only the rules and the edges: every boid moves afterwards, `WIDE` at a time
         // (`glide_all`), from what it saw. Else each moves as soon as it has looked around.
         let glides = !(forces.active || self.one_at_a_time);
         let mut sightings = std::mem::take(&mut self.sightings);

@@ -452,18 +452,26 @@ pub enum ParamError {
     NotFinite { name: &'static str, value: f64 },
 }
 
-impl std::fmt::Display for ParamError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl ParamError {
+    /// What was refused, in words, with the numbers written by `number`: the JS API has
+    /// JavaScript write them ("Infinity", and no float printing in the wasm module).
+    pub fn message(&self, number: impl Fn(f64) -> String) -> String {
         match self {
             ParamError::NotFinite { name, value } => {
-                let spec = Param::from_name(name).map(Param::spec);
-                write!(f, "{name} must be a finite number, got {value}")?;
-                if let Some(spec) = spec {
-                    write!(f, " (range {} to {})", spec.min, spec.max)?;
+                let mut message = format!("{name} must be a finite number, got {}", number(*value));
+                if let Some(spec) = Param::from_name(name).map(Param::spec) {
+                    let (min, max) = (number(spec.min), number(spec.max));
+                    message += &format!(" (range {min} to {max})");
                 }
-                Ok(())
+                message
             }
         }
+    }
+}
+
+impl std::fmt::Display for ParamError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message(|number| number.to_string()))
     }
 }
 

@@ -306,23 +306,6 @@ pub fn mul_add(a: Vec4, b: Vec4, c: Vec4) -> Vec4 {
     }
 }
 
-/// `c - a * b`, as [`mul_add`] (`f32x4.relaxed_nmadd` in the relaxed-SIMD build).
-#[inline(always)]
-pub fn neg_mul_add(a: Vec4, b: Vec4, c: Vec4) -> Vec4 {
-    #[cfg(all(target_arch = "wasm32", target_feature = "relaxed-simd"))]
-    {
-        Vec4::from(core::arch::wasm32::f32x4_relaxed_nmadd(
-            a.into(),
-            b.into(),
-            c.into(),
-        ))
-    }
-    #[cfg(not(all(target_arch = "wasm32", target_feature = "relaxed-simd")))]
-    {
-        c - a * b
-    }
-}
-
 /// A cell's neighbourhood gathered into one range (`Sorted::gather_around`), and the
 /// scan's scratch list of groups of lanes with close neighbours.
 #[derive(Clone, Debug, Default)]
@@ -610,10 +593,11 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
                 let dz = wrap(Vec4::from_slice(&nearby.z[at]) - pz);
                 let r2 = mul_add(dz, dz, mul_add(dy, dy, dx * dx));
                 let apart = close & r2.cmpgt(coincident);
-                let push = keep(apart, r2.recip());
-                sx = neg_mul_add(push, dx, sx);
-                sy = neg_mul_add(push, dy, sy);
-                sz = neg_mul_add(push, dz, sz);
+                // −1/r², so that each sum is one multiply-add: exactly −(1/r²).
+                let push = keep(apart, Vec4::NEG_ONE / r2);
+                sx = mul_add(push, dx, sx);
+                sy = mul_add(push, dy, sy);
+                sz = mul_add(push, dz, sz);
                 // Counts the boid itself too; any more and `rules::repulsion` takes over below.
                 coincident_count += (close & r2.cmple(coincident)).bitmask().count_ones();
             }

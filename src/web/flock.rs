@@ -17,17 +17,9 @@ fn range_error(error: impl std::fmt::Display) -> JsValue {
     js_sys::RangeError::new(&error.to_string()).into()
 }
 
-/// The `RangeError` for a refused value: `ParamError`'s words, with JavaScript's numbers
-/// ("Infinity", not Rust's "inf"). Formatting them in Rust would also bring float
-/// printing into the module, about 7 KB gzipped of each of the two.
+/// The `RangeError` for a refused value, its numbers written by JavaScript.
 fn refused(error: ParamError) -> JsValue {
-    let ParamError::NotFinite { name, value } = error;
-    let mut message = format!("{name} must be a finite number, got {}", js_number(value));
-    if let Some(spec) = Param::from_name(name).map(Param::spec) {
-        let (min, max) = (js_number(spec.min), js_number(spec.max));
-        message += &format!(" (range {min} to {max})");
-    }
-    js_sys::RangeError::new(&message).into()
+    js_sys::RangeError::new(&error.message(js_number)).into()
 }
 
 /// `value` as JavaScript writes it.
@@ -106,12 +98,9 @@ js_parameters! {
 }
 
 /// Refuses NaN and ±Infinity in a list of named numbers with a `RangeError` naming the first.
-fn finite(values: &[(&str, f64)]) -> Result<(), JsValue> {
+fn finite(values: &[(&'static str, f64)]) -> Result<(), JsValue> {
     match values.iter().find(|(_, v)| !v.is_finite()) {
-        Some((name, v)) => {
-            let message = format!("{name} must be a finite number, got {}", js_number(*v));
-            Err(js_sys::RangeError::new(&message).into())
-        }
+        Some(&(name, value)) => Err(refused(ParamError::NotFinite { name, value })),
         None => Ok(()),
     }
 }
