@@ -145,6 +145,43 @@ fn pairs_at_exactly_the_perception_radius_across_a_wrapped_edge() {
 }
 
 #[test]
+fn a_separation_radius_beyond_the_perception_radius_pushes_only_boids_seen() {
+    // Separation 7.5 with perception 5: the boids seen push, those between 5 and 7.5 do not,
+    // and one exactly at the perception radius (across the wrapped edge) is seen and pushes.
+    let world = 40.0;
+    let separation_radius = 7.5;
+    let positions = vec![
+        1.0, 20.0, 20.0, 36.0, 20.0, 20.0, 20.0, 20.0, 20.0, 26.0, 20.0, 20.0,
+    ];
+    let velocities = vec![
+        0.0, 10.0, 0.0, 0.0, 10.0, 0.0, 0.0, 10.0, 0.0, 0.0, 10.0, 0.0,
+    ];
+    for fov in [360.0, 270.0] {
+        let settings = Settings {
+            separation_radius,
+            ..settings(world, true, 5.0, fov)
+        };
+        let mut flock = flock_with_state(settings, positions.clone(), velocities.clone());
+        let sets = flock.neighbour_sets();
+        assert_eq!(sets[0], vec![1], "fov {fov}: exactly at the radius");
+        assert!(sets[2].is_empty(), "fov {fov}: 6 apart is out of sight");
+        assert_grid_agrees(
+            flock,
+            &format!("pairs, separation beyond perception, fov {fov}"),
+        );
+    }
+    for (seed, wrap, fov) in [(11, true, 360.0), (12, false, 360.0), (13, true, 270.0)] {
+        let (p, v) = random_state(800, world, seed);
+        let settings = Settings {
+            separation_radius,
+            ..settings(world, wrap, 5.0, fov)
+        };
+        let what = format!("seed {seed} wrap {wrap} fov {fov}, separation beyond perception");
+        assert_grid_agrees(flock_with_state(settings, p, v), &what);
+    }
+}
+
+#[test]
 fn all_boids_in_one_cell_and_most_cells_empty() {
     let world = 60.0;
     let mut rng = TestRng::new(11);

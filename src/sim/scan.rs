@@ -466,6 +466,14 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
     };
     let perception_squared = Vec4::splat(view.perception_squared);
     let separation_squared = Vec4::splat(view.separation_squared);
+    // Without a field of view, "inside and closer than the separation radius" is one
+    // comparison: below the separation radius², or below just above the perception radius²
+    // where that is the smaller (a separation radius may exceed the perception radius).
+    let close_below = Vec4::splat(if view.separation_squared <= view.perception_squared {
+        view.separation_squared
+    } else {
+        view.perception_squared.next_up()
+    });
     let coincident = Vec4::splat(COINCIDENT);
     let glance = Vec4::splat(rules::GLANCE);
     debug_assert_eq!(window.end, nearby.count(), "the window ends at the padding");
@@ -549,7 +557,12 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
                 dx_sum = mul_add(*weight, dx, dx_sum);
                 dy_sum = mul_add(*weight, dy, dy_sum);
                 dz_sum = mul_add(*weight, dz, dz_sum);
-                let close = (inside & r2.cmplt(separation_squared)).bitmask();
+                let close = if FOV {
+                    inside & r2.cmplt(separation_squared)
+                } else {
+                    r2.cmplt(close_below)
+                };
+                let close = close.bitmask();
                 close_bits = close_bits << LANES | u64::from(close);
             }
             close_words[w] = close_bits;
