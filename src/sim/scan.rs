@@ -499,6 +499,8 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
         &nearby.x, &nearby.y, &nearby.z, &nearby.vx, &nearby.vy, &nearby.vz,
     ]
     .map(|column| &column[lanes.clone()]);
+    let [x_groups, y_groups, z_groups] =
+        [x_lanes, y_lanes, z_lanes].map(|column| column.as_chunks::<LANES>().0);
     // Everything above is the cell's, shared by its boids; each boid from here on.
     for i in own {
         let p = sorted.position(i);
@@ -597,13 +599,13 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
                 let bits = (word >> (LANES * nibble)) as usize & LANE_BITS;
                 word &= !((LANE_BITS as u64) << (LANES * nibble));
                 // The latest group is in the lowest bits.
-                let group = w * GROUPS_PER_WORD + in_word - 1 - nibble;
+                // Always below `groups` (the bits came from one); said so, the compiler
+                // drops the three bounds checks below for one `min`.
+                let group = (w * GROUPS_PER_WORD + in_word - 1 - nibble).min(groups - 1);
                 let close = Vec4::from_array(LANE_MASKS[bits]).cmpne(Vec4::ZERO);
-                let first = lanes.start + group * LANES;
-                let at = first..first + LANES;
-                let dx = wrap(Vec4::from_slice(&nearby.x[at.clone()]) - px);
-                let dy = wrap(Vec4::from_slice(&nearby.y[at.clone()]) - py);
-                let dz = wrap(Vec4::from_slice(&nearby.z[at]) - pz);
+                let dx = wrap(Vec4::from_array(x_groups[group]) - px);
+                let dy = wrap(Vec4::from_array(y_groups[group]) - py);
+                let dz = wrap(Vec4::from_array(z_groups[group]) - pz);
                 let r2 = mul_add(dz, dz, mul_add(dy, dy, dx * dx));
                 let apart = close & r2.cmpgt(coincident);
                 // −1/r², so that each sum is one multiply-add: exactly −(1/r²).
