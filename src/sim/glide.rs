@@ -30,7 +30,7 @@ pub const WIDE: usize = GROUPS * LANES;
 #[derive(Clone, Copy)]
 struct Wide([Vec4; GROUPS]);
 
-/// Which of eight lanes: a `Wide` comparison.
+/// Which of the `WIDE` lanes: a `Wide` comparison.
 #[derive(Clone, Copy)]
 struct WideMask([BVec4A; GROUPS]);
 
