@@ -527,7 +527,7 @@ fn presets_set_exactly_their_values() {
     flock.apply_preset(murmuration.name).unwrap();
     let weights =
         [Param::Separation, Param::Alignment, Param::Cohesion].map(|p| flock.get(p) as f32);
-    assert_eq!(weights, [1.0, 1.2, 0.9]);
+    assert_eq!(weights, [2.0, 3.0, 0.4]);
     let before = flock.settings().clone();
     let error = flock.apply_preset("starlings").unwrap_err();
     assert!(error.to_string().contains("starlings"));

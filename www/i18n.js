@@ -259,10 +259,10 @@ const uk = {
   },
   presets: {
     defaults: ['Типові', 'Проста модель зі значеннями за замовчуванням.'],
-    murmuration: ['Мурмурація', 'Як шпаки: розділення 1 : вирівнювання 1,2 : згуртованість 0,9, широкий огляд.'],
-    ribbons: ['Вільні стрічки', 'Сильне розділення, слабка згуртованість: довгі тонкі потоки, що розходяться.'],
-    arrows: ['Стріли', 'Сильне вирівнювання, слабке розділення й вузький огляд: тісні клини.'],
-    fishBall: ['Рибна куля', 'Сильна згуртованість, слабке вирівнювання: повільна щільна куля, що кружляє.'],
+    murmuration: ['Мурмурація', 'Як шпаки: сильне вирівнювання, м’яка згуртованість, огляд навколо й швидкий політ: одна велика зграя, що мчить небом як одне ціле.'],
+    ribbons: ['Вільні стрічки', 'Сильне вирівнювання, слабка згуртованість, короткий зір: довгі тонкі потоки, що розходяться й зливаються.'],
+    arrows: ['Стріли', 'Сильні вирівнювання й згуртованість, короткий зір, швидкий політ: кілька окремих груп, кожна летить своїм шляхом.'],
+    fishBall: ['Рибна куля', 'Сильна згуртованість, сліпа зона позаду й повільний хід: куля, що кружляє навколо свого центру.'],
   },
   units: { boids: 'боїдів', units: 'од.', 'units/s': 'од./с', 'units/s²': 'од./с²' },
 };
@@ -422,10 +422,10 @@ const pl = {
   },
   presets: {
     defaults: ['Domyślne', 'Prosty model z domyślnymi wartościami z tabeli.'],
-    murmuration: ['Murmuracja', 'Jak szpaki: separacja 1 : wyrównanie 1,2 : spójność 0,9, szerokie pole widzenia.'],
-    ribbons: ['Luźne wstęgi', 'Silna separacja, słaba spójność: długie, cienkie strumienie, które się rozchodzą.'],
-    arrows: ['Klucze', 'Silne wyrównanie, słaba separacja i wąskie pole widzenia: ciasne klucze.'],
-    fishBall: ['Ławica w kuli', 'Silna spójność, słabe wyrównanie: powolna, gęsta, wirująca kula.'],
+    murmuration: ['Murmuracja', 'Jak szpaki: silne wyrównanie, łagodna spójność, widok dookoła i szybki lot: jedno wielkie stado, które przemierza niebo jak jedno.'],
+    ribbons: ['Luźne wstęgi', 'Silne wyrównanie, słaba spójność, krótki wzrok: długie, cienkie strumienie, które się rozchodzą i łączą.'],
+    arrows: ['Klucze', 'Silne wyrównanie i spójność, krótki wzrok, szybki lot: kilka osobnych grup, każda leci w swoją stronę.'],
+    fishBall: ['Ławica w kuli', 'Silna spójność, martwe pole z tyłu i wolne tempo: kula, która krąży wokół swojego środka.'],
   },
   units: { boids: 'boidów', units: 'j.', 'units/s': 'j./s', 'units/s²': 'j./s²' },
 };
@@ -582,10 +582,10 @@ const ru = {
   },
   presets: {
     defaults: ['По умолчанию', 'Простая модель со значениями по умолчанию.'],
-    murmuration: ['Мурмурация', 'Как скворцы: разделение 1 : выравнивание 1,2 : сплочённость 0,9, широкий обзор.'],
-    ribbons: ['Свободные ленты', 'Сильное разделение, слабая сплочённость: длинные тонкие потоки, которые расходятся.'],
-    arrows: ['Стрелы', 'Сильное выравнивание, слабое разделение и узкий обзор: тесные клинья.'],
-    fishBall: ['Рыбный шар', 'Сильная сплочённость, слабое выравнивание: медленный плотный кружащийся шар.'],
+    murmuration: ['Мурмурация', 'Как скворцы: сильное выравнивание, мягкая сплочённость, обзор вокруг и быстрый полёт: одна большая стая, что проносится по небу как одно целое.'],
+    ribbons: ['Свободные ленты', 'Сильное выравнивание, слабая сплочённость, короткое зрение: длинные тонкие потоки, которые расходятся и сливаются.'],
+    arrows: ['Стрелы', 'Сильные выравнивание и сплочённость, короткое зрение, быстрый полёт: несколько отдельных групп, каждая летит своим путём.'],
+    fishBall: ['Рыбный шар', 'Сильная сплочённость, слепая зона сзади и медленный ход: шар, кружащий вокруг своего центра.'],
   },
   units: { boids: 'боидов', units: 'ед.', 'units/s': 'ед./с', 'units/s²': 'ед./с²' },
 };

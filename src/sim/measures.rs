@@ -25,9 +25,20 @@ pub struct Metrics {
     pub big_groups: usize,
     /// Share of boids in the largest group.
     pub largest_group: f32,
+    /// Polarization within each big group, mean weighted by size: several groups each
+    /// flying its own way have a high value here and a low `polarization`.
+    pub group_polarization: f32,
     /// How long the groups are for their width: √(λ₁/λ₂) of each big group's spread
     /// (1 for a ball, large for a stream), mean over big groups weighted by size.
     pub elongation: f32,
+    /// How much neighbours fly together: the mean over boids of the polarization of each
+    /// boid and its neighbours within the linking radius. High in a flock that turns or
+    /// circles as one, where `polarization` is not.
+    pub local_order: f32,
+    /// How much the boids fly in file: the mean over boids of |v̂ · d̂| to their neighbours
+    /// within the linking radius. Neighbours all round give 0.5, a flat band along the
+    /// heading 2/π ≈ 0.64, single file 1.
+    pub streaming: f32,
     /// Mean speed, and the share of boids within 20 % of `cruise`.
     pub mean_speed: f32,
     pub cruising: f32,
@@ -94,6 +105,7 @@ pub fn measure(
         let mean = nearest.iter().sum::<f32>() / nearest.len() as f32;
         (mean, nearest[nearest.len() / 2])
     };
+    let (streaming, local_order) = local(velocities, &links);
     let group_of = links.groups();
     let mut sizes = vec![0usize; n];
     for &g in &group_of {
@@ -119,6 +131,9 @@ pub fn measure(
         big_groups,
         largest_group: largest as f32 / n as f32,
         elongation: elongation(positions, space, &group_of, &sizes),
+        group_polarization: group_polarization(velocities, &group_of, &sizes),
+        streaming,
+        local_order,
         mean_speed,
         cruising,
     }
@@ -158,6 +173,56 @@ fn centre(positions: &[f32], space: Space, members: &[usize]) -> Vec3 {
         centre[axis] = (s.atan2(c) / scale).rem_euclid(space.world);
     }
     centre
+}
+
+/// `Metrics::streaming` and `Metrics::local_order`.
+fn local(velocities: &[f32], links: &Links) -> (f32, f32) {
+    let n = velocities.len() / 3;
+    let (mut streaming, mut streaming_boids, mut order) = (0.0f32, 0usize, 0.0f32);
+    for i in 0..n {
+        let heading = at(velocities, i).normalize_or_zero();
+        let p = at(links.positions, i);
+        let (mut along, mut seen, mut together) = (0.0f32, 0usize, heading);
+        links.around(i, |j, d| {
+            together += at(velocities, j).normalize_or_zero();
+            if d > 0.0 {
+                let towards = links.space.offset(p, at(links.positions, j)) / d;
+                along += heading.dot(towards).abs();
+                seen += 1;
+            }
+        });
+        order += together.length() / (1 + seen) as f32;
+        if seen > 0 {
+            streaming += along / seen as f32;
+            streaming_boids += 1;
+        }
+    }
+    let streaming = if streaming_boids > 0 {
+        streaming / streaming_boids as f32
+    } else {
+        0.5
+    };
+    (streaming, order / n.max(1) as f32)
+}
+
+/// Size-weighted mean polarization of the big groups.
+fn group_polarization(velocities: &[f32], group_of: &[usize], sizes: &[usize]) -> f32 {
+    let mut headings = vec![Vec3::ZERO; sizes.len()];
+    for (i, &g) in group_of.iter().enumerate() {
+        headings[g] += at(velocities, i).normalize_or_zero();
+    }
+    let (mut sum, mut weight) = (0.0f32, 0usize);
+    for (g, &size) in sizes.iter().enumerate() {
+        if size >= BIG_GROUP {
+            sum += headings[g].length();
+            weight += size;
+        }
+    }
+    if weight > 0 {
+        sum / weight as f32
+    } else {
+        0.0
+    }
 }
 
 /// Size-weighted mean of √(λ₁/λ₂) over the big groups.
