@@ -2,7 +2,7 @@
 
 mod common;
 
-use boids::sim::{Flock, Param, MAX_SPEED_FACTOR, MAX_STEP, PARAMS};
+use boids::sim::{Flock, Param, MAX_STEP, MAX_SUBSTEP, PARAMS};
 use common::{all_finite, TestRng};
 
 const DT: f32 = 1.0 / 60.0;
@@ -83,23 +83,34 @@ fn setters_clamp_out_of_range_values_and_refuse_non_finite_ones() {
                 spec.name
             );
         }
-        assert_eq!(
-            flock.set(spec.param, -1e30).unwrap(),
-            spec.min,
-            "{}",
-            spec.name
-        );
-        assert_eq!(
-            flock.set(spec.param, 1e30).unwrap(),
-            spec.max,
-            "{}",
-            spec.name
-        );
-        assert_eq!(flock.set(spec.param, spec.default).unwrap(), spec.default);
-        if spec.param != Param::WorldSize {
+        // A setter returns what the getter then reads (the stored f32, not the f64 asked
+        // for), and −0 is stored as 0.
+        let near = |a: f64, b: f64| (a - b).abs() <= 1e-6 * b.abs().max(1.0);
+        for (asked, expected) in [(-1e30, spec.min), (1e30, spec.max), (-0.0, 0.0)] {
+            let returned = flock.set(spec.param, asked).unwrap();
+            let expected = expected.clamp(spec.min, spec.max);
             assert_eq!(
-                flock.get(spec.param),
-                spec.default,
+                returned.to_bits(),
+                flock.get(spec.param).to_bits(),
+                "{}",
+                spec.name
+            );
+            if spec.param != Param::WorldSize && spec.param != Param::Count {
+                assert!(near(returned, expected), "{}: {returned}", spec.name);
+            }
+            assert!(
+                !(returned == 0.0 && returned.is_sign_negative()),
+                "{} −0",
+                spec.name
+            );
+        }
+        assert!(near(
+            flock.set(spec.param, spec.default).unwrap(),
+            spec.default
+        ));
+        if spec.param != Param::WorldSize {
+            assert!(
+                near(flock.get(spec.param), spec.default),
                 "{} reads back",
                 spec.name
             );
@@ -164,23 +175,64 @@ fn set_count_adds_and_removes_while_the_others_stay_put() {
 #[test]
 fn a_huge_time_step_is_capped_and_subdivided() {
     let mut flock = Flock::new(500, Some(4));
-    let cruise = flock.settings().speed;
-    let before = flock.clone();
+    let mut capped = flock.clone();
+    let mut substeps = flock.clone();
     flock.step(3600.0);
     assert!(all_finite(&flock));
-    // Boids are re-ordered, so compare the total path length against the cap.
-    let moved: f32 = (0..3)
-        .map(|k| {
-            let sum = |f: &Flock| f.positions().iter().skip(k).step_by(3).sum::<f32>();
-            (sum(&flock) - sum(&before)).abs()
-        })
-        .sum();
-    assert!(moved / 500.0 <= 3.0 * MAX_SPEED_FACTOR * cruise * MAX_STEP);
+    // An hour is cut to MAX_STEP: bit for bit the same as asking for MAX_STEP...
+    capped.step(MAX_STEP);
+    assert_eq!(flock.positions(), capped.positions());
+    assert_eq!(flock.velocities(), capped.velocities());
+    // ...which is split into substeps no longer than MAX_SUBSTEP: the same as taking them
+    // one call at a time (within rounding: MAX_STEP / 15 is MAX_SUBSTEP to an ulp).
+    let count = (MAX_STEP / MAX_SUBSTEP).round() as usize;
+    for _ in 0..count {
+        substeps.step(MAX_SUBSTEP);
+    }
+    let worst = flock
+        .positions()
+        .iter()
+        .zip(substeps.positions())
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0f32, f32::max);
+    assert!(
+        worst < 1e-3,
+        "an hour's step differs from {count} substeps by {worst}"
+    );
     for bad in [f32::NAN, f32::INFINITY, -1.0, 0.0] {
         let state = flock.positions().to_vec();
         flock.step(bad);
         assert_eq!(flock.positions(), &state[..], "dt {bad} must do nothing");
     }
+}
+
+#[test]
+fn growing_the_count_grows_the_world() {
+    let mut grown = Flock::new(50, Some(1));
+    grown.step(DT);
+    assert!(grown.mean_neighbours() > 0.0);
+    grown.set(Param::Count, 100_000.0).unwrap();
+    assert_eq!(
+        grown.mean_neighbours(),
+        0.0,
+        "no step since the count changed"
+    );
+    let mut fresh = Flock::new(100_000, Some(1));
+    assert_eq!(grown.world_size(), fresh.world_size());
+    grown.step(DT);
+    fresh.step(DT);
+    // The step's work: the boids each one examines (22,122 neighbours each when the
+    // world stayed 50 boids' size).
+    let (work, expected) = (grown.mean_candidates(), fresh.mean_candidates());
+    assert!(
+        work < 1.2 * expected,
+        "{work} candidates a boid, a fresh flock {expected}"
+    );
+    assert!(grown.mean_neighbours() < 1.2 * fresh.mean_neighbours());
+    // And shrinking: the old figure is not kept.
+    grown.set(Param::Count, 50.0).unwrap();
+    assert_eq!(grown.mean_neighbours(), 0.0);
+    assert_eq!(grown.world_size(), Flock::new(50, Some(1)).world_size());
 }
 
 #[test]

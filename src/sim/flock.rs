@@ -374,10 +374,16 @@ impl Flock {
             self.species.truncate(count);
             self.confine_all();
         } else if count > current {
-            self.update_world();
+            // The world for the new count, before the newcomers are scattered over it: sized
+            // from the old count, 100,000 boids crowded into 50 boids' world (22,000
+            // neighbours each, 40 s a step).
+            self.world = self.target_world(count);
             self.confine_all();
             self.add_boids(count - current);
         }
+        // Nobody has looked around since: the last step's figures were for another flock.
+        self.mean_neighbours = 0.0;
+        self.mean_candidates = 0.0;
     }
 
     /// Brings every boid back inside the world after it shrank (and into the plane z = 0
@@ -575,8 +581,13 @@ impl Flock {
     }
 
     /// Sets a parameter: clamped to the table's range; a non-finite value changes nothing
-    /// and is refused. Returns the value applied.
+    /// and is refused. Returns the value stored, as `get` reads it.
     pub fn set(&mut self, param: Param, value: f64) -> Result<f64, ParamError> {
+        self.apply(param, value)?;
+        Ok(self.get(param))
+    }
+
+    fn apply(&mut self, param: Param, value: f64) -> Result<(), ParamError> {
         let value = param.spec().sanitize(value)?;
         let real = value as f32;
         let s = &mut self.settings;
@@ -645,7 +656,7 @@ impl Flock {
             Param::Topological => s.topological = value != 0.0,
             Param::NearestK => s.nearest_k = value as usize,
         }
-        Ok(value)
+        Ok(())
     }
 
     /// Order parameter |Σ v̂| / N: 0 for random headings, 1 when all fly the same way.
@@ -677,7 +688,8 @@ impl Flock {
         )
     }
 
-    /// Mean number of neighbours each boid heeded in the last step.
+    /// Mean number of neighbours each boid heeded in the last step (0 before the first
+    /// step, and after `set_count` until the next).
     pub fn mean_neighbours(&self) -> f32 {
         self.mean_neighbours
     }
