@@ -13,7 +13,7 @@ use super::leader::LeaderPath;
 use super::measures::{measure, Metrics, Space};
 use super::nearest::{self, Nearest, Search, Seeker};
 use super::params::{Param, ParamError};
-use super::presets::{self, UnknownPreset};
+use super::presets::{self, Preset, UnknownPreset};
 use super::rng::{random_seed, Rng};
 use super::rules::{self, Neighbourhood};
 use super::scan::{
@@ -241,6 +241,17 @@ impl Flock {
             ..Settings::default()
         };
         Self::with_settings(count, Some(42), settings)
+    }
+
+    /// The settled scenarios' flock for a preset (`shared/bench-scenario.md`): seed 42,
+    /// everything else as the page has it (walls, the world following the count).
+    pub fn preset_scenario(preset: &Preset, count: usize) -> Self {
+        let mut flock = Self::new(count, Some(42));
+        if flock.apply_preset(preset.name).is_err() {
+            unreachable!("a preset of the table applies");
+        }
+        flock.rebuild();
+        flock
     }
 
     /// Replaces the whole state (xyz per boid in each array). For lessons and tests that

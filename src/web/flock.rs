@@ -334,10 +334,15 @@ fn spec_object(spec: &sim::ParamSpec) -> Object {
 /// median over batches of steps (see below why batches).
 #[wasm_bindgen(js_name = benchmarkStep)]
 pub fn benchmark_step(count: u32, warmup: u32, steps: u32) -> f64 {
+    let mut flock = sim::Flock::bench_scenario(count as usize);
+    time_steps(&mut flock, count as usize, warmup, steps)
+}
+
+/// Median ms per step of `flock` (`count` boids) over `steps` steps after `warmup`.
+fn time_steps(flock: &mut sim::Flock, count: usize, warmup: u32, steps: u32) -> f64 {
     let performance = web_sys::window()
         .and_then(|w| w.performance())
         .expect("benchmark needs window.performance");
-    let mut flock = sim::Flock::bench_scenario(count as usize);
     for _ in 0..warmup {
         flock.step(sim::BENCH_DT);
     }
@@ -364,4 +369,21 @@ pub fn benchmark_step(count: u32, warmup: u32, steps: u32) -> f64 {
         .collect();
     times.sort_by(f64::total_cmp);
     times[times.len() / 2]
+}
+
+/// The settled scenarios (`shared/bench-scenario.md`): scenario 0 is the standard one,
+/// 1… the presets in `Flock.presets()` order. Returns `[ms per step, mean neighbours]`
+/// after `warmup` steps, the median over `steps` steps timed inside this wasm module in
+/// batches as `benchmarkStep` does; `undefined` for an unknown scenario.
+#[wasm_bindgen(js_name = benchmarkScenario)]
+pub fn benchmark_scenario(scenario: u32, count: u32, warmup: u32, steps: u32) -> Option<Vec<f64>> {
+    let count = (count as usize).min(1_000_000);
+    let mut flock = match scenario as usize {
+        0 => sim::Flock::bench_scenario(count),
+        k => sim::Flock::preset_scenario(PRESETS.get(k - 1)?, count),
+    };
+    Some(vec![
+        time_steps(&mut flock, count, warmup, steps),
+        f64::from(flock.mean_neighbours()),
+    ])
 }
