@@ -374,3 +374,72 @@ fn counts_in_hand_made_settings_are_kept_in_range() {
     flock.step(DT);
     assert!(all_finite(&flock));
 }
+
+/// The frame rate changes the step size, not the flock: the same seeded flock flown 20 s at
+/// 30, 60, 144 and 240 Hz and with a jittery frame time (4–40 ms) ends with the same
+/// statistics (time averages over seconds 10–20). 30 Hz is two steps of 1/60 s a frame, so
+/// it is 60 Hz bit for bit.
+#[test]
+fn frame_rate_does_not_change_the_flock() {
+    let mut at_30 = Flock::new(300, Some(11));
+    let mut at_60 = at_30.clone();
+    for _ in 0..300 {
+        at_30.step(1.0 / 30.0);
+        at_60.step(1.0 / 60.0);
+        at_60.step(1.0 / 60.0);
+    }
+    assert!(at_30.positions() == at_60.positions(), "30 Hz is 60 Hz");
+    // Frame times in whole microseconds, summed exactly.
+    let fly = |frame: &mut dyn FnMut() -> u64| {
+        let mut flock = Flock::new(1500, Some(11));
+        let (mut t, mut samples) = (0u64, 0.0f32);
+        let (mut polarization, mut neighbours, mut spacing) = (0.0f32, 0.0f32, 0.0f32);
+        let mut next_sample = 10_000_000;
+        let mut early = f32::NAN;
+        while t < 20_000_000 {
+            let dt = frame();
+            flock.step(dt as f32 * 1e-6);
+            t += dt;
+            // While the flock is still forming (from random headings), order grows with
+            // simulated time: a frame rate that ran the clock fast or slow shows here.
+            if t >= 1_500_000 && early.is_nan() {
+                early = flock.polarization();
+            }
+            if t >= next_sample {
+                let m = flock.metrics();
+                polarization += m.polarization;
+                neighbours += flock.mean_neighbours();
+                spacing += m.median_nearest;
+                samples += 1.0;
+                next_sample += 500_000;
+            }
+        }
+        let [p, n, s] = [polarization, neighbours, spacing].map(|v| v / samples);
+        [early, p, n, s]
+    };
+    let [e60, p60, n60, s60] = fly(&mut || 16_667);
+    let mut rng = TestRng::new(5);
+    let runs = [
+        ("144 Hz", fly(&mut || 6_944)),
+        ("240 Hz", fly(&mut || 4_167)),
+        ("jittery", fly(&mut || rng.range(4_000.0, 40_000.0) as u64)),
+    ];
+    for (name, [early, polarization, neighbours, spacing]) in runs {
+        assert!(
+            (early - e60).abs() < 0.1,
+            "{name}: polarization after 1.5 s {early} vs {e60} at 60 Hz"
+        );
+        assert!(
+            (polarization - p60).abs() < 0.2,
+            "{name}: polarization {polarization} vs {p60} at 60 Hz"
+        );
+        assert!(
+            (neighbours / n60 - 1.0).abs() < 0.15,
+            "{name}: neighbours {neighbours} vs {n60} at 60 Hz"
+        );
+        assert!(
+            (spacing / s60 - 1.0).abs() < 0.05,
+            "{name}: spacing {spacing} vs {s60} at 60 Hz"
+        );
+    }
+}
