@@ -10,7 +10,7 @@ use super::behaviours::{
 use super::glide::{glide_all, Glide, Sightings};
 use super::grid::Grid;
 use super::leader::LeaderPath;
-use super::measures::{measure, Metrics, Space};
+use super::measures::{extent, measure, Metrics, Space};
 use super::nearest::{self, Nearest, Search, Seeker};
 use super::params::{Param, ParamError};
 use super::presets::{self, Preset, UnknownPreset};
@@ -697,6 +697,23 @@ impl Flock {
             self.settings.perception,
             self.settings.speed,
         )
+    }
+
+    /// The flock's centre and the radius around it that holds 95 % of the boids, each as a
+    /// fraction of the world's side: what "fit the flock" frames.
+    pub fn extent(&self) -> (Vec3, f32) {
+        let space = Space {
+            world: self.world,
+            wrap: self.settings.wrap,
+        };
+        let (centre, radius) = extent(&self.positions, space);
+        let world = self.world.max(1e-6);
+        let mut centre = centre / world;
+        if self.settings.flat {
+            centre.z = 0.0;
+        }
+        // A lone boid still gets a view around it: at least a perception radius.
+        (centre, radius.max(self.settings.perception) / world)
     }
 
     /// Mean number of neighbours each boid heeded in the last step (0 before the first

@@ -153,6 +153,22 @@ fn order(positions: &[f32], velocities: &[f32], space: Space) -> (f32, f32) {
     (heading.length() / n as f32, turning.length() / n as f32)
 }
 
+/// Where the boids are: their centre of mass and the radius around it that holds 95 % of
+/// them (what a camera must frame to show the flock).
+pub fn extent(positions: &[f32], space: Space) -> (Vec3, f32) {
+    let n = positions.len() / 3;
+    if n == 0 {
+        return (Vec3::splat(0.5 * space.world), 0.5 * space.world);
+    }
+    let everyone: Vec<usize> = (0..n).collect();
+    let c = centre(positions, space, &everyone);
+    let mut distances: Vec<f32> = (0..n)
+        .map(|i| space.offset(c, at(positions, i)).length())
+        .collect();
+    distances.sort_unstable_by(f32::total_cmp);
+    (c, distances[(n * 95 / 100).min(n - 1)])
+}
+
 /// Centre of mass of boids `members`; across wrapped edges, the circular mean per axis.
 fn centre(positions: &[f32], space: Space, members: &[usize]) -> Vec3 {
     if members.is_empty() {
@@ -566,6 +582,17 @@ mod tests {
         let (p, v) = flat(&ball);
         let e = measure(&p, &v, WALLS, 5.0, 1.0).elongation;
         assert!((e - 1.0).abs() < 0.05, "{e}");
+    }
+
+    #[test]
+    fn the_extent_holds_most_of_the_flock() {
+        let points: Vec<_> = (0..100)
+            .map(|i| (30.0 + (i % 10) as f32, 60.0 + (i / 10) as f32, 1.0, 0.0))
+            .collect();
+        let (p, _) = flat(&points);
+        let (centre, radius) = extent(&p, WALLS);
+        assert!((centre - Vec3::new(34.5, 64.5, 0.0)).length() < 1e-4);
+        assert!(radius > 5.0 && radius < 6.4, "{radius}");
     }
 
     #[test]
