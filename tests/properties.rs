@@ -2,6 +2,8 @@
 //! order of calls, the flock stays finite, inside its world, with every parameter inside
 //! its documented range; and the grid finds exactly the neighbours brute force finds, in
 //! random worlds. A failure prints the smallest case proptest could shrink it to.
+//! Native only: proptest is not a dependency of the wasm build.
+#![cfg(not(target_arch = "wasm32"))]
 
 use boids::sim::{Flock, Param, Settings, PARAMS};
 use proptest::prelude::*;
