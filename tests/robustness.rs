@@ -443,3 +443,96 @@ fn frame_rate_does_not_change_the_flock() {
         );
     }
 }
+
+/// Where each id's boid is, by id.
+fn by_id(flock: &Flock) -> std::collections::HashMap<u32, ([f32; 3], [f32; 3])> {
+    let (p, v) = (flock.positions(), flock.velocities());
+    flock
+        .ids()
+        .iter()
+        .enumerate()
+        .map(|(i, &id)| {
+            let at = |a: &[f32]| [a[3 * i], a[3 * i + 1], a[3 * i + 2]];
+            (id, (at(p), at(v)))
+        })
+        .collect()
+}
+
+/// An id stays with its bird: over 1,000 steps (the grid re-orders the boids every step)
+/// each id's new position is its old one moved by its new velocity for one step; through
+/// `set_count` up and down the boids that stay keep their ids and places, and the new ones
+/// get ids never used before.
+#[test]
+fn ids_stay_with_their_birds() {
+    let settings = boids::sim::Settings {
+        wrap: true,
+        species: 3,
+        ..boids::sim::Settings::default()
+    };
+    let mut flock = Flock::with_settings(400, Some(21), settings);
+    let world = flock.world_size();
+    let mut ids: Vec<u32> = flock.ids().to_vec();
+    ids.sort_unstable();
+    assert_eq!(ids, (0..400).collect::<Vec<_>>());
+    let kinds: std::collections::HashMap<u32, u8> = flock
+        .ids()
+        .iter()
+        .copied()
+        .zip(flock.species().iter().copied())
+        .collect();
+    let mut before = by_id(&flock);
+    for step in 0..1000 {
+        flock.step(DT);
+        let after = by_id(&flock);
+        assert_eq!(after.len(), 400);
+        for (id, (p, v)) in &after {
+            let (old, _) = before[id];
+            for k in 0..3 {
+                let moved = (p[k] - old[k] - v[k] * DT).rem_euclid(world);
+                let off = moved.min(world - moved);
+                assert!(off < 1e-3, "step {step}: boid {id} jumped by {off}");
+            }
+        }
+        if step % 100 == 0 {
+            for (i, id) in flock.ids().iter().enumerate() {
+                assert_eq!(flock.species()[i], kinds[id], "species follow ids");
+            }
+        }
+        before = after;
+    }
+    let index = flock.index_of(123).unwrap();
+    assert_eq!(flock.ids()[index], 123);
+    assert_eq!(flock.index_of(400), None);
+    // Down: survivors keep id and place.
+    flock.set(Param::Count, 250.0).unwrap();
+    let shrunk = by_id(&flock);
+    assert_eq!(shrunk.len(), 250);
+    for (id, state) in &shrunk {
+        assert!(before[id] == *state, "boid {id} kept its place");
+    }
+    // Up: everyone stays, the newcomers get fresh ids.
+    flock.set(Param::Count, 600.0).unwrap();
+    let grown = by_id(&flock);
+    assert_eq!(grown.len(), 600);
+    for (id, state) in &shrunk {
+        assert!(grown[id] == *state, "boid {id} moved when others came");
+    }
+    assert!(grown
+        .keys()
+        .filter(|id| !shrunk.contains_key(id))
+        .all(|&id| id >= 400));
+    // A preset keeps them (and every boid's place; its speed changes the velocities); a
+    // rebuild numbers the flock afresh.
+    flock.apply_preset("murmuration").unwrap();
+    let places = |m: &std::collections::HashMap<u32, ([f32; 3], [f32; 3])>| {
+        m.iter().map(|(id, (p, _))| (*id, *p)).collect::<Vec<_>>()
+    };
+    let (mut now, mut then) = (places(&by_id(&flock)), places(&grown));
+    now.sort_by_key(|(id, _)| *id);
+    then.sort_by_key(|(id, _)| *id);
+    assert!(now == then, "a preset moved boids or changed ids");
+    flock.rebuild();
+    let mut fresh: Vec<u32> = flock.ids().to_vec();
+    fresh.sort_unstable();
+    assert_eq!(fresh, (0..600).collect::<Vec<_>>());
+}

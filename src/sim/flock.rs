@@ -151,6 +151,13 @@ pub struct Flock {
     species: Vec<u8>,
     /// Scratch for re-ordering `species` with the boids.
     species_scratch: Vec<u8>,
+    /// Each boid's id, in the same order as `positions`: it follows its boid through the
+    /// re-ordering of every step, so a selection follows the same bird.
+    ids: Vec<u32>,
+    /// Scratch for re-ordering `ids` with the boids.
+    ids_scratch: Vec<u32>,
+    /// The id the next boid added gets.
+    next_id: u32,
     /// Hawks, leaders, obstacles and the pointer.
     behaviours: Behaviours,
     /// The old state in cell order, read while the new state is written (double buffer).
@@ -205,6 +212,9 @@ impl Flock {
             velocities: Vec::new(),
             species: Vec::new(),
             species_scratch: Vec::new(),
+            ids: Vec::new(),
+            ids_scratch: Vec::new(),
+            next_id: 0,
             behaviours: Behaviours::default(),
             sorted: Sorted::default(),
             spans: Vec::new(),
@@ -269,6 +279,8 @@ impl Flock {
         self.update_world();
         self.confine_all();
         self.assign_species();
+        self.ids = (0..self.len() as u32).collect();
+        self.next_id = self.len() as u32;
     }
 
     /// Sets each boid's species (in the order of `positions()`); values past the number of
@@ -298,6 +310,8 @@ impl Flock {
         self.rng = Rng::new(self.seed);
         self.positions.clear();
         self.velocities.clear();
+        self.ids.clear();
+        self.next_id = 0;
         self.species.clear();
         self.world = self.target_world(count);
         self.add_boids(count);
@@ -327,6 +341,9 @@ impl Flock {
         let kinds = self.settings.species.max(1);
         for _ in 0..count {
             self.species.push((self.species.len() % kinds) as u8);
+            self.ids.push(self.next_id);
+            // Ids are never reused while the flock lives (4 billion additions away).
+            self.next_id = self.next_id.wrapping_add(1);
             if self.settings.flat {
                 let x = inset + self.rng.unit() * span;
                 let y = inset + self.rng.unit() * span;
@@ -379,10 +396,12 @@ impl Flock {
                 self.positions.copy_within(3 * i..3 * i + 3, 3 * kept);
                 self.velocities.copy_within(3 * i..3 * i + 3, 3 * kept);
                 self.species[kept] = self.species[i];
+                self.ids[kept] = self.ids[i];
             }
             self.positions.truncate(3 * count);
             self.velocities.truncate(3 * count);
             self.species.truncate(count);
+            self.ids.truncate(count);
             self.confine_all();
         } else if count > current {
             // The world for the new count, before the newcomers are scattered over it: sized
@@ -438,6 +457,18 @@ impl Flock {
     /// Species of each boid (0 to species − 1), in the same order as `positions()`.
     pub fn species(&self) -> &[u8] {
         &self.species
+    }
+
+    /// Each boid's id, in the same order as `positions()`. An id stays with its boid through
+    /// every step, `set_count` (the boids that stay keep theirs; new ones get new ids) and
+    /// presets; `rebuild` and a new seed number the flock afresh from 0.
+    pub fn ids(&self) -> &[u32] {
+        &self.ids
+    }
+
+    /// Where the boid with `id` is now in `positions()` (`None` for an unknown id).
+    pub fn index_of(&self, id: u32) -> Option<usize> {
+        self.ids.iter().position(|&other| other == id)
     }
 
     /// Whether the world is flat (2D): every z and velocity z is 0, seen from above (+z).
@@ -1009,7 +1040,12 @@ impl Flock {
         self.sightings = sightings;
         self.positions = new_positions;
         self.velocities = new_velocities;
-        // The new state is in cell order: species follow their boids.
+        // The new state is in cell order: ids and species follow their boids.
+        let order = self.grid.order();
+        self.ids_scratch.clear();
+        self.ids_scratch
+            .extend(order.iter().map(|&boid| self.ids[boid as usize]));
+        std::mem::swap(&mut self.ids, &mut self.ids_scratch);
         if self.settings.species > 1 {
             let order = self.grid.order();
             self.species_scratch.clear();
