@@ -1,6 +1,6 @@
 //! The behaviours beyond the three rules: hawks to flee, obstacles to avoid, leaders to
 //! follow, the pointer, and the wind. Their state is a handful of small arrays beside the
-//! flock's; what they do to one boid is [`Behaviours::acceleration`], built from the pure
+//! flock's; what they do to one boid is [`Behaviours::pulls`], built from the pure
 //! functions in `rules`.
 
 use crate::within::Within;
@@ -63,7 +63,7 @@ pub struct Behaviours {
 /// What the behaviours need to know about the world and the settings during one step.
 #[derive(Clone, Copy, Debug)]
 pub struct Forces {
-    /// Anything to do at all: when false, [`Behaviours::acceleration`] is never called.
+    /// Anything to do at all: when false, [`Behaviours::pulls`] is never called.
     pub active: bool,
     pub flat: bool,
     pub wrap: bool,
@@ -82,6 +82,33 @@ pub struct Forces {
     /// Push of an obstacle at its surface: enough to turn a boid at top speed within the
     /// look-ahead, whatever the other rules want.
     pub obstacle_strength: f32,
+}
+
+/// What each behaviour beyond the three rules does to one boid: accelerations.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Pulls {
+    pub wind: Vec3,
+    pub hawks: Vec3,
+    pub obstacles: Vec3,
+    pub leader: Vec3,
+    pub pointer: Vec3,
+}
+
+impl Pulls {
+    /// Their sum, in the order the step adds them.
+    pub fn sum(&self) -> Vec3 {
+        self.wind + self.hawks + self.obstacles + self.leader + self.pointer
+    }
+
+    fn each_mut(&mut self) -> [&mut Vec3; 5] {
+        [
+            &mut self.wind,
+            &mut self.hawks,
+            &mut self.obstacles,
+            &mut self.leader,
+            &mut self.pointer,
+        ]
+    }
 }
 
 impl Forces {
@@ -264,9 +291,13 @@ impl Behaviours {
     }
 
     /// What the hawks, obstacles, leaders, pointer and wind do to a boid at `p` flying at
-    /// `v`: an acceleration, and whether it is fleeing (and so may fly faster).
-    pub fn acceleration(&self, forces: &Forces, p: Vec3, v: Vec3) -> (Vec3, bool) {
-        let mut acceleration = forces.wind;
+    /// `v`, term by term (the inspector shows each; the step adds them up), and whether it
+    /// is fleeing (and so may fly faster).
+    pub fn pulls(&self, forces: &Forces, p: Vec3, v: Vec3) -> (Pulls, bool) {
+        let mut pulls = Pulls {
+            wind: forces.wind,
+            ..Pulls::default()
+        };
         let mut fleeing = false;
         if self.hawks() > 0 {
             let away: Vec3 = self
@@ -279,14 +310,14 @@ impl Behaviours {
             if away != Vec3::ZERO {
                 fleeing = true;
                 let force = FLEE_FORCE_FACTOR * forces.max_force;
-                acceleration += rules::steer(away, v, forces.panic_speed, force);
+                pulls.hawks = rules::steer(away, v, forces.panic_speed, force);
             }
         }
         if !self.obstacles.is_empty() {
             let look_ahead = LOOK_AHEAD_SECONDS * v.length() + OBSTACLE_CLEARANCE;
             for &[x, y, z, radius] in &self.obstacles {
                 let centre = p + forces.offset(p, Vec3::new(x, y, z));
-                acceleration += rules::avoid_sphere(
+                pulls.obstacles += rules::avoid_sphere(
                     p,
                     v,
                     centre,
@@ -302,7 +333,7 @@ impl Behaviours {
                 .min_by(|a, b| a.1.length_squared().total_cmp(&b.1.length_squared()));
             if let Some((k, offset)) = nearest {
                 let leader_velocity = vec3_at(&self.leader_velocities, k);
-                acceleration += forces.leader_weight
+                pulls.leader = forces.leader_weight
                     * rules::follow(
                         offset,
                         leader_velocity,
@@ -315,7 +346,7 @@ impl Behaviours {
         if let Some(pointer) = self.pointer {
             let offset = forces.offset(p, pointer.point);
             let repel_radius = POINTER_REPEL_REACH * forces.world;
-            acceleration += POINTER_FORCE_FACTOR
+            pulls.pointer = POINTER_FORCE_FACTOR
                 * forces.pointer_strength
                 * rules::pointer_pull(
                     offset,
@@ -327,9 +358,11 @@ impl Behaviours {
                 );
         }
         if forces.flat {
-            acceleration.z = 0.0;
+            for pull in pulls.each_mut() {
+                pull.z = 0.0;
+            }
         }
-        (acceleration, fleeing)
+        (pulls, fleeing)
     }
 
     /// The look-ahead's push at an obstacle's surface for boids as fast as `top_speed`, on

@@ -5,7 +5,7 @@ use glam::Vec3;
 use crate::within::Within;
 
 use super::behaviours::{
-    Behaviours, Forces, Pointer, FLEE_FORCE_FACTOR, PANIC_SPEED_FACTOR, POINTER_FORCE_FACTOR,
+    Behaviours, Forces, Pointer, Pulls, FLEE_FORCE_FACTOR, PANIC_SPEED_FACTOR, POINTER_FORCE_FACTOR,
 };
 use super::glide::{glide_all, Glide, Sightings};
 use super::grid::Grid;
@@ -116,6 +116,47 @@ impl Default for Settings {
             nearest_k: default(Param::NearestK) as usize,
         }
     }
+}
+
+/// Everything that moves one boid in the next step, term by term (accelerations, world
+/// units per second²): what `Flock::inspect` shows, from the step's own arithmetic.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Terms {
+    /// The three rules before their weights (each clamped to the maximum force, separation
+    /// then multiplied by its urgency and cohesion divided by it), and the urgency.
+    pub steering: rules::Steering,
+    /// The same after their weights.
+    pub separation: Vec3,
+    pub alignment: Vec3,
+    pub cohesion: Vec3,
+    /// Keeping the cruise speed: easing back toward it, less the part of the rules' pull
+    /// along the heading that only turns the boid (`rules::mostly_turning`).
+    pub cruise: Vec3,
+    /// The soft walls' push (zero in a wrapped world).
+    pub walls: Vec3,
+    /// Wind, hawks, obstacles, leader and pointer.
+    pub behaviours: Pulls,
+    /// What the step adds to the velocity per second: the sum of the above (in a flat
+    /// world, without z).
+    pub total: Vec3,
+    /// Fleeing a hawk (then it may fly faster).
+    pub fleeing: bool,
+}
+
+/// One boid seen up close: where it is, whom it heeds and why it turns.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Inspection {
+    pub id: u32,
+    pub position: Vec3,
+    pub velocity: Vec3,
+    /// Ids of the neighbours it heeds this step (in nearest-k mode, its k nearest).
+    pub heeded: Vec<u32>,
+    /// Ids of the boids inside its separation radius: they push it away (felt all round).
+    pub too_close: Vec<u32>,
+    /// Ids of the boids inside its perception radius that it does not heed because they are
+    /// in its blind zone.
+    pub unseen: Vec<u32>,
+    pub terms: Terms,
 }
 
 /// The world side for `count` boids when it follows the count: same density as the
@@ -469,6 +510,50 @@ impl Flock {
     /// Where the boid with `id` is now in `positions()` (`None` for an unknown id).
     pub fn index_of(&self, id: u32) -> Option<usize> {
         self.ids.iter().position(|&other| other == id)
+    }
+
+    /// The boid with `id` up close (`None` for an unknown id): its neighbours found by
+    /// checking every boid (the reference the grid is tested against) and the terms of its
+    /// acceleration from the step's own `terms`.
+    pub fn inspect(&self, id: u32) -> Option<Inspection> {
+        let i = self.index_of(id)?;
+        let p = vec3_at(&self.positions, i);
+        let v = vec3_at(&self.velocities, i);
+        let mut heeded = Vec::new();
+        let seen = self.look_around_brute_force(i, |j| heeded.push(self.ids[j]));
+        let view = View::new(&self.settings, self.world);
+        let forward = v.normalize_or_zero();
+        let (mut too_close, mut unseen) = (Vec::new(), Vec::new());
+        for j in (0..self.len()).filter(|&j| j != i) {
+            let q = vec3_at(&self.positions, j);
+            let offset = if self.settings.wrap {
+                view.offset_between::<true>(p, q)
+            } else {
+                q - p
+            };
+            let d2 = offset.length_squared();
+            if d2 < view.separation_squared
+                && (!self.settings.topological || heeded.contains(&self.ids[j]))
+            {
+                too_close.push(self.ids[j]);
+            }
+            let blind = view
+                .cos_half_fov
+                .is_some_and(|cos| !rules::in_field_of_view(forward, offset, d2, cos));
+            if d2 <= view.perception_squared && blind {
+                unseen.push(self.ids[j]);
+            }
+        }
+        let terms = self.terms(p, v, &seen, &self.forces());
+        Some(Inspection {
+            id,
+            position: p,
+            velocity: v,
+            heeded,
+            too_close,
+            unseen,
+            terms,
+        })
     }
 
     /// Whether the world is flat (2D): every z and velocity z is 0, seen from above (+z).
@@ -1154,11 +1239,18 @@ impl Flock {
         seen: &Neighbourhood,
         forces: &Forces,
     ) -> (Vec3, bool) {
+        let terms = self.terms(p, v, seen, forces);
+        (terms.total, terms.fleeing)
+    }
+
+    /// [`Flock::acceleration`] term by term: the step's own arithmetic, which the
+    /// inspector shows.
+    fn terms(&self, p: Vec3, v: Vec3, seen: &Neighbourhood, forces: &Forces) -> Terms {
         let s = &self.settings;
-        let (extra, fleeing) = if forces.active {
-            self.behaviours.acceleration(forces, p, v)
+        let (behaviours, fleeing) = if forces.active {
+            self.behaviours.pulls(forces, p, v)
         } else {
-            (Vec3::ZERO, false)
+            (Pulls::default(), false)
         };
         // A panicking boid wants to fly faster, and so does everything it steers for.
         let cruise = if fleeing {
@@ -1166,27 +1258,44 @@ impl Flock {
         } else {
             s.speed
         };
-        let steer = rules::steering(seen, v, cruise, s.max_force, self.urgency_radius());
-        let pull = s.separation * steer.separation
-            + s.alignment * steer.alignment
-            + s.cohesion * steer.cohesion;
-        let mut acceleration = rules::mostly_turning(pull, v);
+        let steering = rules::steering(seen, v, cruise, s.max_force, self.urgency_radius());
+        let [separation, alignment, cohesion] = [
+            s.separation * steering.separation,
+            s.alignment * steering.alignment,
+            s.cohesion * steering.cohesion,
+        ];
+        let pull = separation + alignment + cohesion;
+        let turning = rules::mostly_turning(pull, v);
+        let mut acceleration = turning;
         let speed = v.length();
+        let mut ease = Vec3::ZERO;
         if speed > 1e-6 {
-            acceleration += v * ((cruise - speed) / speed * SPEED_RESPONSE);
+            ease = v * ((cruise - speed) / speed * SPEED_RESPONSE);
+            acceleration += ease;
         }
+        let mut walls = Vec3::ZERO;
         if !s.wrap {
             let (margin, strength) = forces.walls;
-            acceleration += rules::wall_push(p, self.world, margin, strength);
+            walls = rules::wall_push(p, self.world, margin, strength);
+            acceleration += walls;
         }
-        if !forces.active {
-            return (acceleration, false);
+        if forces.active {
+            acceleration += behaviours.sum();
+            if forces.flat {
+                acceleration.z = 0.0;
+            }
         }
-        acceleration += extra;
-        if forces.flat {
-            acceleration.z = 0.0;
+        Terms {
+            steering,
+            separation,
+            alignment,
+            cohesion,
+            cruise: turning - pull + ease,
+            walls,
+            behaviours,
+            total: acceleration,
+            fleeing,
         }
-        (acceleration, fleeing)
     }
 
     /// Width of the soft wall and its push at the wall: strong enough that a boid at top

@@ -14,13 +14,14 @@ mod rng;
 pub mod rules;
 mod scan;
 
+pub use behaviours::Pulls;
 pub use behaviours::{
     FLEE_FORCE_FACTOR, LEADER_PACE, MAX_OBSTACLES, MAX_OBSTACLE_RADIUS, MIN_OBSTACLE_RADIUS,
     OBSTACLE_CLEARANCE, PANIC_SPEED_FACTOR,
 };
 pub use flock::{
-    auto_world_size, Flock, Settings, BENCH_DT, MAX_SPEED_FACTOR, MAX_STEP, MAX_SUBSTEP,
-    MIN_SPEED_FACTOR,
+    auto_world_size, Flock, Inspection, Settings, Terms, BENCH_DT, MAX_SPEED_FACTOR, MAX_STEP,
+    MAX_SUBSTEP, MIN_SPEED_FACTOR,
 };
 pub use nearest::MAX_K;
 pub use params::{Kind, Param, ParamError, ParamSpec, Scale, PARAMS};

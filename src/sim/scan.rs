@@ -329,7 +329,7 @@ pub struct Span {
 pub struct View {
     pub(super) world: f32,
     half_world: f32,
-    perception_squared: f32,
+    pub(super) perception_squared: f32,
     pub(super) separation_squared: f32,
     /// `None`: sees all around.
     pub(super) cos_half_fov: Option<f32>,

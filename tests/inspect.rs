@@ -1,0 +1,208 @@
+//! `Flock::inspect`: one boid up close must agree with the step itself — its neighbours
+//! with the grid's and brute force's, its terms with the acceleration the step applies.
+
+mod common;
+
+use boids::sim::{Flock, Param, Settings};
+use glam::Vec3;
+
+const DT: f32 = 1.0 / 60.0;
+
+fn at(values: &[f32], i: usize) -> Vec3 {
+    Vec3::from_slice(&values[3 * i..3 * i + 3])
+}
+
+/// Flocks in every mode: wrap and walls, a blind zone, species, nearest-k, 2D, and every
+/// behaviour on.
+fn flocks() -> Vec<(&'static str, Flock)> {
+    let base = Settings {
+        world_size: Some(25.0),
+        ..Settings::default()
+    };
+    let mut all = vec![
+        (
+            "walls, 270°",
+            Flock::with_settings(400, Some(1), base.clone()),
+        ),
+        (
+            "wrap, 360°",
+            Flock::with_settings(
+                400,
+                Some(2),
+                Settings {
+                    wrap: true,
+                    field_of_view: 360.0,
+                    ..base.clone()
+                },
+            ),
+        ),
+        (
+            "species, 200°",
+            Flock::with_settings(
+                400,
+                Some(3),
+                Settings {
+                    species: 3,
+                    field_of_view: 200.0,
+                    ..base.clone()
+                },
+            ),
+        ),
+        (
+            "nearest 7",
+            Flock::with_settings(
+                400,
+                Some(4),
+                Settings {
+                    topological: true,
+                    nearest_k: 7,
+                    ..base.clone()
+                },
+            ),
+        ),
+        (
+            "2D",
+            Flock::with_settings(
+                300,
+                Some(5),
+                Settings {
+                    flat: true,
+                    ..base.clone()
+                },
+            ),
+        ),
+    ];
+    let mut busy = Flock::with_settings(400, Some(6), base);
+    for (param, value) in [
+        (Param::Predators, 2.0),
+        (Param::Leaders, 1.0),
+        (Param::WindStrength, 3.0),
+    ] {
+        busy.set(param, value).unwrap();
+    }
+    busy.add_obstacle(Vec3::splat(12.0), 3.0);
+    busy.set_pointer(Vec3::new(5.0, 20.0, 12.0), true);
+    all.push(("every behaviour", busy));
+    for (_, flock) in &mut all {
+        for _ in 0..30 {
+            flock.step(DT);
+        }
+    }
+    all
+}
+
+#[test]
+fn inspect_agrees_with_the_grid_and_the_step() {
+    for (mode, mut flock) in flocks() {
+        let ids = flock.ids().to_vec();
+        let grid_sets = flock.neighbour_sets();
+        let accelerations = flock.accelerations(false);
+        let before: Vec<(Vec3, Vec3)> = (0..flock.len())
+            .map(|i| (at(flock.positions(), i), at(flock.velocities(), i)))
+            .collect();
+        let inspections: Vec<_> = ids.iter().map(|&id| flock.inspect(id).unwrap()).collect();
+        let mut heeded_total = 0;
+        for (i, seen) in inspections.iter().enumerate() {
+            assert_eq!(seen.id, ids[i]);
+            assert_eq!((seen.position, seen.velocity), before[i], "{mode}");
+            // The same neighbours as the step's grid scan.
+            let mut mine: Vec<u32> = seen.heeded.clone();
+            mine.sort_unstable();
+            let mut grid: Vec<u32> = grid_sets[i].iter().map(|&j| ids[j]).collect();
+            grid.sort_unstable();
+            assert_eq!(mine, grid, "{mode}: boid {}", seen.id);
+            heeded_total += mine.len();
+            // Blind-zone boids are not heeded; those too close are within the radius.
+            assert!(
+                seen.unseen.iter().all(|id| !seen.heeded.contains(id)),
+                "{mode}"
+            );
+            let r = flock.settings().separation_radius;
+            for id in &seen.too_close {
+                let j = flock.index_of(*id).unwrap();
+                let d = common::distance(&flock, i, j);
+                assert!(d < r * 1.0001, "{mode}: {id} is {d} away");
+            }
+            // The terms add up to the total, which is the step's acceleration.
+            let t = &seen.terms;
+            let sum =
+                t.separation + t.alignment + t.cohesion + t.cruise + t.walls + t.behaviours.sum();
+            let sum = if flock.is_flat() {
+                Vec3::new(sum.x, sum.y, 0.0)
+            } else {
+                sum
+            };
+            let scale = 1.0 + t.total.length();
+            assert!(
+                (sum - t.total).length() < 1e-3 * scale,
+                "{mode}: {sum} vs {}",
+                t.total
+            );
+            let grid_a = at(&accelerations, i);
+            assert!(
+                (grid_a - t.total).length() < 1e-3 * scale,
+                "{mode}: {grid_a} vs {}",
+                t.total
+            );
+        }
+        assert!(
+            heeded_total > flock.len(),
+            "{mode}: the flock should have neighbours"
+        );
+        let spotted = |f: &dyn Fn(&boids::sim::Inspection) -> bool| {
+            inspections.iter().filter(|s| f(s)).count()
+        };
+        assert!(
+            spotted(&|s| !s.too_close.is_empty()) > 0,
+            "{mode}: someone too close"
+        );
+        if flock.settings().field_of_view < 360.0 && !flock.settings().topological {
+            assert!(
+                spotted(&|s| !s.unseen.is_empty()) > 0,
+                "{mode}: someone unseen"
+            );
+        }
+        // The next step applies that acceleration: v' = v + h·a (where no speed limit or
+        // edge intervenes).
+        flock.step(DT);
+        let settings = flock.settings().clone();
+        let (min, top) = (0.5 * settings.speed, 1.4 * settings.speed);
+        let mut checked = 0;
+        for (k, seen) in inspections.iter().enumerate() {
+            let expected = before[k].1 + DT * seen.terms.total;
+            let speed = expected.length();
+            if speed < min * 1.01 || speed > top * 0.99 || seen.terms.fleeing {
+                continue;
+            }
+            let j = flock.index_of(seen.id).unwrap();
+            let now = at(flock.velocities(), j);
+            if (now.abs() - expected.abs()).length() > 1e-2 {
+                // A bounce off a wall flips a component; anything else is a disagreement.
+                assert!(
+                    !settings.wrap && now.abs().distance(expected.abs()) < 1e-2,
+                    "{mode}: boid {} {now} vs {expected}",
+                    seen.id
+                );
+                continue;
+            }
+            assert!(
+                (now - expected).length() < 1e-2 * (1.0 + speed),
+                "{mode}: boid {} {now} vs {expected}",
+                seen.id
+            );
+            checked += 1;
+        }
+        assert!(
+            checked > flock.len() / 4,
+            "{mode}: only {checked} boids checked"
+        );
+    }
+}
+
+#[test]
+fn an_unknown_id_has_nothing_to_inspect() {
+    let flock = Flock::new(100, Some(1));
+    assert!(flock.inspect(100).is_none());
+    assert!(flock.inspect(u32::MAX).is_none());
+    assert!(flock.inspect(99).is_some());
+}
