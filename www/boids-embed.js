@@ -896,18 +896,22 @@ export class BoidsFlock extends HTMLElement {
    * lesson's script or the frame loop, and it is this flock that shows it.
    */
   watch(object) {
+    const guarded = new Map(); // method → its guarded form (the same function each time)
     return new Proxy(object, {
       get: (target, key) => {
         const value = target[key];
         if (typeof value !== 'function' || key === 'constructor') return value;
-        return (...args) => {
-          try {
-            return value.apply(target, args);
-          } catch (error) {
-            if (isTrap(error)) this.fail(error);
-            throw error;
-          }
-        };
+        if (!guarded.has(value)) {
+          guarded.set(value, (...args) => {
+            try {
+              return value.apply(target, args);
+            } catch (error) {
+              if (isTrap(error)) this.fail(error);
+              throw error;
+            }
+          });
+        }
+        return guarded.get(value);
       },
     });
   }
