@@ -6,7 +6,7 @@
 
 use std::time::Instant;
 
-use boids::sim::{Flock, Param, BENCH_DT};
+use boids::sim::{Flock, Param, BENCH_DT, PRESETS};
 
 /// `BOIDS_BENCH_WARMUP`, `BOIDS_BENCH_STEPS` and `BOIDS_BENCH_COUNTS` (comma-separated)
 /// override the scenario's 100 / 100 / 1k,10k,100k, e.g. for a quick look under a profiler.
@@ -38,10 +38,20 @@ fn median_step_ms(count: usize, nearest: Option<f64>) -> (f64, f32, f32) {
             .expect("a toggle is finite");
         flock.set(Param::NearestK, k).expect("k is finite");
     }
-    for _ in 0..env_or("BOIDS_BENCH_WARMUP", 100) {
+    time(
+        &mut flock,
+        env_or("BOIDS_BENCH_WARMUP", 100),
+        env_or("BOIDS_BENCH_STEPS", 100),
+    )
+}
+
+/// `flock` stepped `warmup` times, then the median ms of `steps` steps, its mean neighbours
+/// and candidates.
+fn time(flock: &mut Flock, warmup: usize, steps: usize) -> (f64, f32, f32) {
+    for _ in 0..warmup {
         flock.step(BENCH_DT);
     }
-    let mut times: Vec<f64> = (0..env_or("BOIDS_BENCH_STEPS", 100).max(1))
+    let mut times: Vec<f64> = (0..steps.max(1))
         .map(|_| {
             let start = Instant::now();
             flock.step(BENCH_DT);
@@ -90,5 +100,45 @@ fn main() {
         println!(
             "{count:>9} | {ms:>9.3} | {ns_per_boid:>13.1} | {neighbours:>10.1} | {candidates:>10.1}"
         );
+    }
+    settled();
+}
+
+/// The settled scenarios (`shared/bench-scenario.md`): the standard scenario and every
+/// preset (the page's defaults among them) after 1,200 steps, the median of 50.
+/// `BOIDS_BENCH_SETTLED_COUNTS` overrides 1,500, 10,000, 100,000; `0` skips them.
+fn settled() {
+    let counts: Vec<usize> = std::env::var("BOIDS_BENCH_SETTLED_COUNTS")
+        .unwrap_or_else(|_| "1500,10000,100000".into())
+        .split(',')
+        .filter_map(|c| c.trim().parse().ok())
+        .filter(|&c| c > 0)
+        .collect();
+    if counts.is_empty() {
+        return;
+    }
+    println!("\nsettled (1,200 steps, then the median of 50)");
+    println!(
+        "{:>9} | {:<12} | {:>9} | {:>13} | {:>10} | {:>10} | {:>8}",
+        "boids", "scenario", "ms/step", "ns/boid-step", "neighbours", "candidates", "× std"
+    );
+    for count in counts {
+        let mut standard_ms = f64::NAN;
+        let scenarios = std::iter::once(None).chain(PRESETS.iter().map(Some));
+        for preset in scenarios {
+            let (name, mut flock) = match preset {
+                None => ("standard", Flock::bench_scenario(count)),
+                Some(p) => (p.name, Flock::preset_scenario(p, count)),
+            };
+            let (ms, neighbours, candidates) = time(&mut flock, 1200, 50);
+            if preset.is_none() {
+                standard_ms = ms;
+            }
+            let ns = ms * 1e6 / count as f64;
+            let ratio = ms / standard_ms;
+            println!(
+                "{count:>9} | {name:<12} | {ms:>9.3} | {ns:>13.1} | {neighbours:>10.1} | {candidates:>10.1} | {ratio:>8.2}"
+            );
+        }
     }
 }

@@ -5,13 +5,21 @@
 // step measured inside wasm on the standard benchmark scenario. Run via `bash scripts/bench.sh`
 // (builds dist/ first).
 //
-// Env: BENCH_COUNTS (default 1000,10000,100000), BENCH_WARMUP (100), BENCH_STEPS (100).
+// Then the settled scenarios (shared/bench-scenario.md): the standard scenario and every
+// preset after 1,200 steps, the median of 50, through `benchmarkScenario`.
+//
+// Env: BENCH_COUNTS (default 1000,10000,100000), BENCH_WARMUP (100), BENCH_STEPS (100),
+// BENCH_SETTLED_COUNTS (1500,10000,100000; empty skips them).
 import { readFileSync } from 'node:fs';
 import { launchBrowser, serveDist } from '../tests/browser/helpers.mjs';
 
 const counts = (process.env.BENCH_COUNTS ?? '1000,10000,100000').split(',').map(Number);
 const warmup = Number(process.env.BENCH_WARMUP ?? 100);
 const steps = Number(process.env.BENCH_STEPS ?? 100);
+const settledCounts = (process.env.BENCH_SETTLED_COUNTS ?? '1500,10000,100000')
+  .split(',')
+  .filter((c) => c.trim() !== '')
+  .map(Number);
 
 function cpuModel() {
   try {
@@ -75,6 +83,35 @@ try {
       cells.push(`${ms.toFixed(3).padStart(22)} | ${((ms * 1e6) / count).toFixed(1).padStart(13)}`);
     }
     console.log(`${String(count).padStart(9)} | ${cells.join(' | ')}`);
+  }
+
+  if (settledCounts.length > 0) {
+    const scenarios = await page.evaluate(() => [
+      'standard',
+      ...window.__bench[0].Flock.presets().map((preset) => preset.name),
+    ]);
+    console.log('\nsettled (1,200 steps, then the median of 50): ms/step (× the standard scenario), neighbours');
+    const header = loaded.map((name) => `${name.padStart(24)}`);
+    console.log(`${'boids'.padStart(9)} | ${'scenario'.padEnd(12)} | ${header.join(' | ')} | neighbours`);
+    for (const count of settledCounts) {
+      const standard = [];
+      for (let s = 0; s < scenarios.length; s++) {
+        const cells = [];
+        let neighbours = 0;
+        for (let k = 0; k < loaded.length; k++) {
+          const [ms, heeded] = await page.evaluate(
+            ([k, s, count]) => Array.from(window.__bench[k].benchmarkScenario(s, count, 1200, 50)),
+            [k, s, count],
+          );
+          if (s === 0) standard[k] = ms;
+          neighbours = heeded;
+          cells.push(`${ms.toFixed(3)} ms (${(ms / standard[k]).toFixed(2)}×)`.padStart(24));
+        }
+        console.log(
+          `${String(count).padStart(9)} | ${scenarios[s].padEnd(12)} | ${cells.join(' | ')} | ${neighbours.toFixed(1)}`,
+        );
+      }
+    }
   }
 } finally {
   await browser.close();

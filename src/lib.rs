@@ -1,13 +1,13 @@
 //! Boids: Craig Reynolds' flocking in Rust, compiled to WebAssembly and drawn with WebGL2.
 //!
 //! - [`sim`] is the model: flat arrays, a counting-sort grid, no web code.
-//! - `render` (wasm only) owns the WebGL2 objects and draws a flock in one instanced call.
+//! - [`render`] owns the WebGL2 objects (wasm only) and the orbit camera, and draws a flock
+//!   in one instanced call.
 //! - `web` (wasm only) exports `Flock` and `View` to JavaScript.
 
 pub mod sim;
 pub mod within;
 
-#[cfg(target_arch = "wasm32")]
 pub mod render;
 #[cfg(target_arch = "wasm32")]
 pub mod web;

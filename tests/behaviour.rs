@@ -154,37 +154,49 @@ fn alignment_alone_makes_the_flock_polarized() {
 
 #[test]
 fn without_alignment_headings_stay_disordered() {
-    let settings = Settings {
-        wrap: true,
-        ..only(0.0, 0.0, 0.0)
-    };
-    let mut flock = Flock::with_settings(600, Some(7), settings);
-    for _ in 0..600 {
-        flock.step(DT);
-    }
-    assert!(
-        flock.polarization() < 0.2,
-        "nothing aligns them: {}",
+    // Separation and cohesion at work, alignment off: headings keep changing but nothing
+    // lines them up. The same flock with alignment on does line up (so the steps move
+    // the boids and the measure can rise).
+    let run = |alignment: f32| {
+        let settings = Settings {
+            wrap: true,
+            ..only(1.5, alignment, 1.0)
+        };
+        let mut flock = Flock::with_settings(600, Some(7), settings);
+        let start = flock.velocities().to_vec();
+        for _ in 0..600 {
+            flock.step(DT);
+        }
+        assert_ne!(flock.velocities(), &start[..]);
         flock.polarization()
-    );
+    };
+    let (without, with) = (run(0.0), run(1.0));
+    assert!(without < 0.2, "nothing aligns them: {without}");
+    assert!(with > 0.5, "alignment on: {with}");
 }
 
 #[test]
 fn cohesion_alone_gathers_the_flock() {
-    let settings = Settings {
-        world_size: Some(30.0),
-        perception: 12.0,
-        ..only(0.0, 0.0, 1.0)
+    // Boids keep their cruise speed, so cohesion gathers them into a swarm about as wide
+    // as their turning circle (cruise × 1 s = 10 units): a world much wider than that.
+    let gather = |cohesion: f32| {
+        let settings = Settings {
+            world_size: Some(80.0),
+            perception: 12.0,
+            ..only(0.0, 0.0, cohesion)
+        };
+        let mut flock = Flock::with_settings(300, Some(8), settings);
+        let before = spread(&flock);
+        for _ in 0..1200 {
+            flock.step(DT);
+        }
+        (before, spread(&flock))
     };
-    let mut flock = Flock::with_settings(200, Some(8), settings);
-    let before = spread(&flock);
-    for _ in 0..600 {
-        flock.step(DT);
-    }
-    let after = spread(&flock);
+    let (before, after) = gather(1.0);
+    let (_, without) = gather(0.0);
     assert!(
-        after < 0.6 * before,
-        "cohesion should gather: spread {before} -> {after}"
+        after < 0.6 * before && after < 0.6 * without,
+        "cohesion should gather: spread {before} -> {after} (without cohesion: {without})"
     );
 }
 

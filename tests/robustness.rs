@@ -2,7 +2,7 @@
 
 mod common;
 
-use boids::sim::{Flock, Param, MAX_SPEED_FACTOR, MAX_STEP, PARAMS};
+use boids::sim::{Flock, Param, MAX_STEP, MAX_SUBSTEP, PARAMS};
 use common::{all_finite, TestRng};
 
 const DT: f32 = 1.0 / 60.0;
@@ -83,23 +83,34 @@ fn setters_clamp_out_of_range_values_and_refuse_non_finite_ones() {
                 spec.name
             );
         }
-        assert_eq!(
-            flock.set(spec.param, -1e30).unwrap(),
-            spec.min,
-            "{}",
-            spec.name
-        );
-        assert_eq!(
-            flock.set(spec.param, 1e30).unwrap(),
-            spec.max,
-            "{}",
-            spec.name
-        );
-        assert_eq!(flock.set(spec.param, spec.default).unwrap(), spec.default);
-        if spec.param != Param::WorldSize {
+        // A setter returns what the getter then reads (the stored f32, not the f64 asked
+        // for), and −0 is stored as 0.
+        let near = |a: f64, b: f64| (a - b).abs() <= 1e-6 * b.abs().max(1.0);
+        for (asked, expected) in [(-1e30, spec.min), (1e30, spec.max), (-0.0, 0.0)] {
+            let returned = flock.set(spec.param, asked).unwrap();
+            let expected = expected.clamp(spec.min, spec.max);
             assert_eq!(
-                flock.get(spec.param),
-                spec.default,
+                returned.to_bits(),
+                flock.get(spec.param).to_bits(),
+                "{}",
+                spec.name
+            );
+            if spec.param != Param::WorldSize && spec.param != Param::Count {
+                assert!(near(returned, expected), "{}: {returned}", spec.name);
+            }
+            assert!(
+                !(returned == 0.0 && returned.is_sign_negative()),
+                "{} −0",
+                spec.name
+            );
+        }
+        assert!(near(
+            flock.set(spec.param, spec.default).unwrap(),
+            spec.default
+        ));
+        if spec.param != Param::WorldSize {
+            assert!(
+                near(flock.get(spec.param), spec.default),
                 "{} reads back",
                 spec.name
             );
@@ -164,23 +175,64 @@ fn set_count_adds_and_removes_while_the_others_stay_put() {
 #[test]
 fn a_huge_time_step_is_capped_and_subdivided() {
     let mut flock = Flock::new(500, Some(4));
-    let cruise = flock.settings().speed;
-    let before = flock.clone();
+    let mut capped = flock.clone();
+    let mut substeps = flock.clone();
     flock.step(3600.0);
     assert!(all_finite(&flock));
-    // Boids are re-ordered, so compare the total path length against the cap.
-    let moved: f32 = (0..3)
-        .map(|k| {
-            let sum = |f: &Flock| f.positions().iter().skip(k).step_by(3).sum::<f32>();
-            (sum(&flock) - sum(&before)).abs()
-        })
-        .sum();
-    assert!(moved / 500.0 <= 3.0 * MAX_SPEED_FACTOR * cruise * MAX_STEP);
+    // An hour is cut to MAX_STEP: bit for bit the same as asking for MAX_STEP...
+    capped.step(MAX_STEP);
+    assert_eq!(flock.positions(), capped.positions());
+    assert_eq!(flock.velocities(), capped.velocities());
+    // ...which is split into substeps no longer than MAX_SUBSTEP: the same as taking them
+    // one call at a time (within rounding: MAX_STEP / 15 is MAX_SUBSTEP to an ulp).
+    let count = (MAX_STEP / MAX_SUBSTEP).round() as usize;
+    for _ in 0..count {
+        substeps.step(MAX_SUBSTEP);
+    }
+    let worst = flock
+        .positions()
+        .iter()
+        .zip(substeps.positions())
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0f32, f32::max);
+    assert!(
+        worst < 1e-3,
+        "an hour's step differs from {count} substeps by {worst}"
+    );
     for bad in [f32::NAN, f32::INFINITY, -1.0, 0.0] {
         let state = flock.positions().to_vec();
         flock.step(bad);
         assert_eq!(flock.positions(), &state[..], "dt {bad} must do nothing");
     }
+}
+
+#[test]
+fn growing_the_count_grows_the_world() {
+    let mut grown = Flock::new(50, Some(1));
+    grown.step(DT);
+    assert!(grown.mean_neighbours() > 0.0);
+    grown.set(Param::Count, 100_000.0).unwrap();
+    assert_eq!(
+        grown.mean_neighbours(),
+        0.0,
+        "no step since the count changed"
+    );
+    let mut fresh = Flock::new(100_000, Some(1));
+    assert_eq!(grown.world_size(), fresh.world_size());
+    grown.step(DT);
+    fresh.step(DT);
+    // The step's work: the boids each one examines (22,122 neighbours each when the
+    // world stayed 50 boids' size).
+    let (work, expected) = (grown.mean_candidates(), fresh.mean_candidates());
+    assert!(
+        work < 1.2 * expected,
+        "{work} candidates a boid, a fresh flock {expected}"
+    );
+    assert!(grown.mean_neighbours() < 1.2 * fresh.mean_neighbours());
+    // And shrinking: the old figure is not kept.
+    grown.set(Param::Count, 50.0).unwrap();
+    assert_eq!(grown.mean_neighbours(), 0.0);
+    assert_eq!(grown.world_size(), Flock::new(50, Some(1)).world_size());
 }
 
 #[test]
@@ -321,4 +373,166 @@ fn counts_in_hand_made_settings_are_kept_in_range() {
     assert_eq!(flock.get(Param::NearestK), 1.0);
     flock.step(DT);
     assert!(all_finite(&flock));
+}
+
+/// The frame rate changes the step size, not the flock: the same seeded flock flown 20 s at
+/// 30, 60, 144 and 240 Hz and with a jittery frame time (4–40 ms) ends with the same
+/// statistics (time averages over seconds 10–20). 30 Hz is two steps of 1/60 s a frame, so
+/// it is 60 Hz bit for bit.
+#[test]
+fn frame_rate_does_not_change_the_flock() {
+    let mut at_30 = Flock::new(300, Some(11));
+    let mut at_60 = at_30.clone();
+    for _ in 0..300 {
+        at_30.step(1.0 / 30.0);
+        at_60.step(1.0 / 60.0);
+        at_60.step(1.0 / 60.0);
+    }
+    assert!(at_30.positions() == at_60.positions(), "30 Hz is 60 Hz");
+    // Frame times in whole microseconds, summed exactly.
+    let fly = |frame: &mut dyn FnMut() -> u64| {
+        let mut flock = Flock::new(1500, Some(11));
+        let (mut t, mut samples) = (0u64, 0.0f32);
+        let (mut polarization, mut neighbours, mut spacing) = (0.0f32, 0.0f32, 0.0f32);
+        let mut next_sample = 10_000_000;
+        let mut early = f32::NAN;
+        while t < 20_000_000 {
+            let dt = frame();
+            flock.step(dt as f32 * 1e-6);
+            t += dt;
+            // While the flock is still forming (from random headings), order grows with
+            // simulated time: a frame rate that ran the clock fast or slow shows here.
+            if t >= 1_500_000 && early.is_nan() {
+                early = flock.polarization();
+            }
+            if t >= next_sample {
+                let m = flock.metrics();
+                polarization += m.polarization;
+                neighbours += flock.mean_neighbours();
+                spacing += m.median_nearest;
+                samples += 1.0;
+                next_sample += 500_000;
+            }
+        }
+        let [p, n, s] = [polarization, neighbours, spacing].map(|v| v / samples);
+        [early, p, n, s]
+    };
+    let [e60, p60, n60, s60] = fly(&mut || 16_667);
+    let mut rng = TestRng::new(5);
+    let runs = [
+        ("144 Hz", fly(&mut || 6_944)),
+        ("240 Hz", fly(&mut || 4_167)),
+        ("jittery", fly(&mut || rng.range(4_000.0, 40_000.0) as u64)),
+    ];
+    for (name, [early, polarization, neighbours, spacing]) in runs {
+        assert!(
+            (early - e60).abs() < 0.1,
+            "{name}: polarization after 1.5 s {early} vs {e60} at 60 Hz"
+        );
+        assert!(
+            (polarization - p60).abs() < 0.2,
+            "{name}: polarization {polarization} vs {p60} at 60 Hz"
+        );
+        assert!(
+            (neighbours / n60 - 1.0).abs() < 0.15,
+            "{name}: neighbours {neighbours} vs {n60} at 60 Hz"
+        );
+        assert!(
+            (spacing / s60 - 1.0).abs() < 0.05,
+            "{name}: spacing {spacing} vs {s60} at 60 Hz"
+        );
+    }
+}
+
+/// Where each id's boid is, by id.
+fn by_id(flock: &Flock) -> std::collections::HashMap<u32, ([f32; 3], [f32; 3])> {
+    let (p, v) = (flock.positions(), flock.velocities());
+    flock
+        .ids()
+        .iter()
+        .enumerate()
+        .map(|(i, &id)| {
+            let at = |a: &[f32]| [a[3 * i], a[3 * i + 1], a[3 * i + 2]];
+            (id, (at(p), at(v)))
+        })
+        .collect()
+}
+
+/// An id stays with its bird: over 1,000 steps (the grid re-orders the boids every step)
+/// each id's new position is its old one moved by its new velocity for one step; through
+/// `set_count` up and down the boids that stay keep their ids and places, and the new ones
+/// get ids never used before.
+#[test]
+fn ids_stay_with_their_birds() {
+    let settings = boids::sim::Settings {
+        wrap: true,
+        species: 3,
+        ..boids::sim::Settings::default()
+    };
+    let mut flock = Flock::with_settings(400, Some(21), settings);
+    let world = flock.world_size();
+    let mut ids: Vec<u32> = flock.ids().to_vec();
+    ids.sort_unstable();
+    assert_eq!(ids, (0..400).collect::<Vec<_>>());
+    let kinds: std::collections::HashMap<u32, u8> = flock
+        .ids()
+        .iter()
+        .copied()
+        .zip(flock.species().iter().copied())
+        .collect();
+    let mut before = by_id(&flock);
+    for step in 0..1000 {
+        flock.step(DT);
+        let after = by_id(&flock);
+        assert_eq!(after.len(), 400);
+        for (id, (p, v)) in &after {
+            let (old, _) = before[id];
+            for k in 0..3 {
+                let moved = (p[k] - old[k] - v[k] * DT).rem_euclid(world);
+                let off = moved.min(world - moved);
+                assert!(off < 1e-3, "step {step}: boid {id} jumped by {off}");
+            }
+        }
+        if step % 100 == 0 {
+            for (i, id) in flock.ids().iter().enumerate() {
+                assert_eq!(flock.species()[i], kinds[id], "species follow ids");
+            }
+        }
+        before = after;
+    }
+    let index = flock.index_of(123).unwrap();
+    assert_eq!(flock.ids()[index], 123);
+    assert_eq!(flock.index_of(400), None);
+    // Down: survivors keep id and place.
+    flock.set(Param::Count, 250.0).unwrap();
+    let shrunk = by_id(&flock);
+    assert_eq!(shrunk.len(), 250);
+    for (id, state) in &shrunk {
+        assert!(before[id] == *state, "boid {id} kept its place");
+    }
+    // Up: everyone stays, the newcomers get fresh ids.
+    flock.set(Param::Count, 600.0).unwrap();
+    let grown = by_id(&flock);
+    assert_eq!(grown.len(), 600);
+    for (id, state) in &shrunk {
+        assert!(grown[id] == *state, "boid {id} moved when others came");
+    }
+    assert!(grown
+        .keys()
+        .filter(|id| !shrunk.contains_key(id))
+        .all(|&id| id >= 400));
+    // A preset keeps them (and every boid's place; its speed changes the velocities); a
+    // rebuild numbers the flock afresh.
+    flock.apply_preset("murmuration").unwrap();
+    let places = |m: &std::collections::HashMap<u32, ([f32; 3], [f32; 3])>| {
+        m.iter().map(|(id, (p, _))| (*id, *p)).collect::<Vec<_>>()
+    };
+    let (mut now, mut then) = (places(&by_id(&flock)), places(&grown));
+    now.sort_by_key(|(id, _)| *id);
+    then.sort_by_key(|(id, _)| *id);
+    assert!(now == then, "a preset moved boids or changed ids");
+    flock.rebuild();
+    let mut fresh: Vec<u32> = flock.ids().to_vec();
+    fresh.sort_unstable();
+    assert_eq!(fresh, (0..600).collect::<Vec<_>>());
 }

@@ -79,13 +79,13 @@ const en = {
     intro:
       'Each boid sees only the neighbours inside its *perception radius* (and not those right behind it). Sixty times a second it adds up three nudges:',
     rules: [
-      'move away from neighbours that are too close, harder the closer they are.',
+      'move away from neighbours that are too close, harder the closer they are (felt all round, even right behind).',
       'turn toward the average direction the neighbours fly in.',
-      'steer toward the centre of the neighbours.',
+      'steer toward the centre of the neighbours, less while someone is too close.',
     ],
     formula: 'v prime equals v plus w s times S plus w a times A plus w c times C',
     body:
-      "{S}, {A} and {C} are the three steering vectors, and the weights {w_s}, {w_a}, {w_c} are the Separation, Alignment and Cohesion sliders. Each step adds the weighted nudges (times the time step) to the velocity {v}, and the speed stays between half and 1.4 times the cruise speed. No boid leads: the flock's shape comes only from these local rules.",
+      "{S}, {A} and {C} are the three steering vectors, and the weights {w_s}, {w_a}, {w_c} are the Separation, Alignment and Cohesion sliders. Each nudge is capped at the Max force, but keeping one's distance comes first: inside the separation radius the push grows as the gap closes (up to ten times the cap) and cohesion gives way by the same factor, so boids keep their spacing however hard they gather. The nudges mostly turn a boid (times the time step, they change the direction of {v}); its speed eases back to the cruise speed. No boid leads: the flock's shape comes only from these local rules.",
     try:
       'Try: set Alignment to 0 and the flock dissolves into a swarm; set Cohesion to 0 and groups drift apart; raise Separation and they spread out. Colour shows heading, so boids flying the same way share a colour.',
     more: {
@@ -171,13 +171,13 @@ const uk = {
     intro:
       'Кожен боїд бачить лише сусідів у межах свого *радіуса сприйняття* (і не бачить тих, хто просто позаду). Шістдесят разів на секунду він додає три поштовхи:',
     rules: [
-      'відлітати від надто близьких сусідів, тим сильніше, чим вони ближче.',
+      'відлітати від надто близьких сусідів, тим сильніше, чим вони ближче (відчуває їх довкола, навіть просто позаду).',
       'повертати в середньому напрямку, куди летять сусіди.',
-      'прямувати до центру сусідів.',
+      'прямувати до центру сусідів, слабше, поки хтось надто близько.',
     ],
     formula: 'v штрих дорівнює v плюс w s на S плюс w a на A плюс w c на C',
     body:
-      '{S}, {A} і {C} — три вектори керування, а ваги {w_s}, {w_a}, {w_c} — це повзунки «Розділення», «Вирівнювання» і «Згуртованість». Кожен крок додає зважені поштовхи (помножені на крок часу) до швидкості {v}, а модуль швидкості лишається між половиною і 1,4 крейсерської. Жоден боїд не веде: форма зграї виникає лише з цих локальних правил.',
+      '{S}, {A} і {C} — три вектори керування, а ваги {w_s}, {w_a}, {w_c} — це повзунки «Розділення», «Вирівнювання» і «Згуртованість». Кожен поштовх обмежений максимальною силою, але тримати дистанцію — найперше: усередині радіуса розділення поштовх росте, що ближче сусід (аж до десятикратної межі), а згуртованість поступається стільки ж разів, тож боїди тримають відстань, хоч як сильно збираються докупи. Поштовхи здебільшого повертають боїда (помножені на крок часу, вони змінюють напрям {v}), а швидкість повертається до крейсерської. Жоден боїд не веде: форма зграї виникає лише з цих локальних правил.',
     try:
       'Спробуйте: поставте «Вирівнювання» на 0 — і зграя розпадеться на рій; поставте «Згуртованість» на 0 — і групи розпливуться; збільште «Розділення» — і боїди розсиплються. Колір показує напрямок польоту, тож боїди, що летять в один бік, мають однаковий колір.',
     more: {
@@ -259,10 +259,10 @@ const uk = {
   },
   presets: {
     defaults: ['Типові', 'Проста модель зі значеннями за замовчуванням.'],
-    murmuration: ['Мурмурація', 'Як шпаки: розділення 1 : вирівнювання 1,2 : згуртованість 0,9, широкий огляд.'],
-    ribbons: ['Вільні стрічки', 'Сильне розділення, слабка згуртованість: довгі тонкі потоки, що розходяться.'],
-    arrows: ['Стріли', 'Сильне вирівнювання, слабке розділення й вузький огляд: тісні клини.'],
-    fishBall: ['Рибна куля', 'Сильна згуртованість, слабке вирівнювання: повільна щільна куля, що кружляє.'],
+    murmuration: ['Мурмурація', 'Як шпаки: сильне вирівнювання, м’яка згуртованість, огляд навколо й швидкий політ: одна велика зграя, що мчить небом як одне ціле.'],
+    ribbons: ['Вільні стрічки', 'Сильне вирівнювання, слабка згуртованість, короткий зір: довгі тонкі потоки, що розходяться й зливаються.'],
+    arrows: ['Стріли', 'Сильні вирівнювання й згуртованість, короткий зір, швидкий політ: кілька окремих груп, кожна летить своїм шляхом.'],
+    fishBall: ['Рибна куля', 'Сильна згуртованість, сліпа зона позаду й повільний хід: куля, що кружляє навколо свого центру.'],
   },
   units: { boids: 'боїдів', units: 'од.', 'units/s': 'од./с', 'units/s²': 'од./с²' },
 };
@@ -331,13 +331,13 @@ const pl = {
     intro:
       'Każdy boid widzi tylko sąsiadów w swoim *promieniu percepcji* (i nie widzi tych tuż za sobą). Sześćdziesiąt razy na sekundę sumuje trzy pchnięcia:',
     rules: [
-      'oddalaj się od zbyt bliskich sąsiadów, tym mocniej, im są bliżej.',
+      'oddalaj się od zbyt bliskich sąsiadów, tym mocniej, im są bliżej (czuje ich dookoła, nawet tuż za sobą).',
       'skręcaj w stronę średniego kierunku lotu sąsiadów.',
-      'kieruj się do środka grupy sąsiadów.',
+      'kieruj się do środka grupy sąsiadów, słabiej, gdy ktoś jest zbyt blisko.',
     ],
     formula: 'v prim równa się v plus w s razy S plus w a razy A plus w c razy C',
     body:
-      '{S}, {A} i {C} to trzy wektory sterowania, a wagi {w_s}, {w_a}, {w_c} to suwaki Separacja, Wyrównanie i Spójność. Każdy krok dodaje ważone pchnięcia (pomnożone przez krok czasu) do prędkości {v}, a szybkość pozostaje między połową a 1,4 prędkości przelotowej. Żaden boid nie prowadzi: kształt stada wynika wyłącznie z tych lokalnych reguł.',
+      '{S}, {A} i {C} to trzy wektory sterowania, a wagi {w_s}, {w_a}, {w_c} to suwaki Separacja, Wyrównanie i Spójność. Każde pchnięcie jest ograniczone maksymalną siłą, ale zachowanie odstępu jest najważniejsze: wewnątrz promienia separacji pchnięcie rośnie, im bliżej sąsiad (aż do dziesięciokrotności limitu), a spójność ustępuje tyle samo razy, więc boidy trzymają odstęp, jakkolwiek mocno się skupiają. Pchnięcia głównie skręcają boida (pomnożone przez krok czasu, zmieniają kierunek {v}), a jego szybkość wraca do przelotowej. Żaden boid nie prowadzi: kształt stada wynika wyłącznie z tych lokalnych reguł.',
     try:
       'Spróbuj: ustaw Wyrównanie na 0, a stado rozpadnie się w rój; ustaw Spójność na 0, a grupy się rozejdą; zwiększ Separację, a boidy się rozproszą. Kolor pokazuje kierunek lotu, więc boidy lecące w tę samą stronę mają ten sam kolor.',
     more: {
@@ -422,10 +422,10 @@ const pl = {
   },
   presets: {
     defaults: ['Domyślne', 'Prosty model z domyślnymi wartościami z tabeli.'],
-    murmuration: ['Murmuracja', 'Jak szpaki: separacja 1 : wyrównanie 1,2 : spójność 0,9, szerokie pole widzenia.'],
-    ribbons: ['Luźne wstęgi', 'Silna separacja, słaba spójność: długie, cienkie strumienie, które się rozchodzą.'],
-    arrows: ['Klucze', 'Silne wyrównanie, słaba separacja i wąskie pole widzenia: ciasne klucze.'],
-    fishBall: ['Ławica w kuli', 'Silna spójność, słabe wyrównanie: powolna, gęsta, wirująca kula.'],
+    murmuration: ['Murmuracja', 'Jak szpaki: silne wyrównanie, łagodna spójność, widok dookoła i szybki lot: jedno wielkie stado, które przemierza niebo jak jedno.'],
+    ribbons: ['Luźne wstęgi', 'Silne wyrównanie, słaba spójność, krótki wzrok: długie, cienkie strumienie, które się rozchodzą i łączą.'],
+    arrows: ['Klucze', 'Silne wyrównanie i spójność, krótki wzrok, szybki lot: kilka osobnych grup, każda leci w swoją stronę.'],
+    fishBall: ['Ławica w kuli', 'Silna spójność, martwe pole z tyłu i wolne tempo: kula, która krąży wokół swojego środka.'],
   },
   units: { boids: 'boidów', units: 'j.', 'units/s': 'j./s', 'units/s²': 'j./s²' },
 };
@@ -494,13 +494,13 @@ const ru = {
     intro:
       'Каждый боид видит только соседей внутри своего *радиуса восприятия* (и не видит тех, кто прямо позади). Шестьдесят раз в секунду он складывает три толчка:',
     rules: [
-      'отдаляться от слишком близких соседей, тем сильнее, чем они ближе.',
+      'отдаляться от слишком близких соседей, тем сильнее, чем они ближе (чувствует их вокруг, даже прямо позади).',
       'поворачивать в среднем направлении полёта соседей.',
-      'двигаться к центру соседей.',
+      'двигаться к центру соседей, слабее, пока кто-то слишком близко.',
     ],
     formula: 'v штрих равно v плюс w s на S плюс w a на A плюс w c на C',
     body:
-      '{S}, {A} и {C} — три вектора управления, а веса {w_s}, {w_a}, {w_c} — это ползунки «Разделение», «Выравнивание» и «Сплочённость». Каждый шаг добавляет взвешенные толчки (умноженные на шаг времени) к скорости {v}, а величина скорости остаётся между половиной и 1,4 крейсерской. Ни один боид не ведёт: форма стаи возникает только из этих локальных правил.',
+      '{S}, {A} и {C} — три вектора управления, а веса {w_s}, {w_a}, {w_c} — это ползунки «Разделение», «Выравнивание» и «Сплочённость». Каждый толчок ограничен максимальной силой, но держать дистанцию — прежде всего: внутри радиуса разделения толчок растёт, чем ближе сосед (вплоть до десятикратного предела), а сплочённость уступает во столько же раз, поэтому боиды держат дистанцию, как бы сильно ни собирались вместе. Толчки в основном поворачивают боида (умноженные на шаг времени, они меняют направление {v}), а его скорость возвращается к крейсерской. Ни один боид не ведёт: форма стаи возникает только из этих локальных правил.',
     try:
       'Попробуйте: поставьте «Выравнивание» на 0 — и стая распадётся в рой; поставьте «Сплочённость» на 0 — и группы разойдутся; увеличьте «Разделение» — и боиды рассыплются. Цвет показывает направление полёта, поэтому боиды, летящие в одну сторону, одного цвета.',
     more: {
@@ -582,10 +582,10 @@ const ru = {
   },
   presets: {
     defaults: ['По умолчанию', 'Простая модель со значениями по умолчанию.'],
-    murmuration: ['Мурмурация', 'Как скворцы: разделение 1 : выравнивание 1,2 : сплочённость 0,9, широкий обзор.'],
-    ribbons: ['Свободные ленты', 'Сильное разделение, слабая сплочённость: длинные тонкие потоки, которые расходятся.'],
-    arrows: ['Стрелы', 'Сильное выравнивание, слабое разделение и узкий обзор: тесные клинья.'],
-    fishBall: ['Рыбный шар', 'Сильная сплочённость, слабое выравнивание: медленный плотный кружащийся шар.'],
+    murmuration: ['Мурмурация', 'Как скворцы: сильное выравнивание, мягкая сплочённость, обзор вокруг и быстрый полёт: одна большая стая, что проносится по небу как одно целое.'],
+    ribbons: ['Свободные ленты', 'Сильное выравнивание, слабая сплочённость, короткое зрение: длинные тонкие потоки, которые расходятся и сливаются.'],
+    arrows: ['Стрелы', 'Сильные выравнивание и сплочённость, короткое зрение, быстрый полёт: несколько отдельных групп, каждая летит своим путём.'],
+    fishBall: ['Рыбный шар', 'Сильная сплочённость, слепая зона сзади и медленный ход: шар, кружащий вокруг своего центра.'],
   },
   units: { boids: 'боидов', units: 'ед.', 'units/s': 'ед./с', 'units/s²': 'ед./с²' },
 };

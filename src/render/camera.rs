@@ -1,7 +1,8 @@
-//! Orbit camera around the centre of the world cube, in glam.
+//! Orbit camera around a point of the world cube (its centre, or the flock's), in glam.
 //!
-//! The distance is stored relative to the distance that frames the whole cube, so the
-//! camera follows changes of world size (and of aspect ratio) without any bookkeeping.
+//! The distance is stored relative to the distance that frames the whole cube, and the point
+//! looked at as a fraction of the world, so the camera follows changes of world size (and
+//! of aspect ratio) without any bookkeeping.
 
 use crate::within::Within;
 use glam::camera::rh::{proj::opengl, view};
@@ -19,10 +20,15 @@ const MIN_ZOOM: f32 = 0.25;
 const MAX_ZOOM: f32 = 8.0;
 /// 1: the cube's bounding sphere just fits the narrower side of the view.
 const DEFAULT_ZOOM: f32 = 1.0;
+/// The world's centre, as a fraction of the world.
+const CENTRE: Vec3 = Vec3::splat(0.5);
 
-/// Where the camera is, in angles around the world's centre and a zoom factor.
+/// Where the camera is, in angles around the point it looks at and a zoom factor.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OrbitCamera {
+    /// The point looked at, as a fraction of the world along each simulation axis (z up):
+    /// (0.5, 0.5, 0.5) is the world's centre.
+    pub target: Vec3,
     /// Rotation around the vertical axis, radians.
     pub yaw: f32,
     /// Elevation above the horizontal plane, radians.
@@ -34,6 +40,7 @@ pub struct OrbitCamera {
 impl Default for OrbitCamera {
     fn default() -> Self {
         OrbitCamera {
+            target: CENTRE,
             yaw: DEFAULT_YAW,
             pitch: DEFAULT_PITCH,
             zoom: DEFAULT_ZOOM,
@@ -46,7 +53,7 @@ impl Default for OrbitCamera {
 pub struct CameraFrame {
     pub view_proj: Mat4,
     pub eye: Vec3,
-    /// Distance from the eye to the world's centre.
+    /// Distance from the eye to the point looked at.
     pub distance: f32,
     /// Radius of the world's bounding sphere.
     pub radius: f32,
@@ -69,19 +76,75 @@ impl OrbitCamera {
         }
     }
 
-    /// Takes a camera back from `[yaw, pitch, zoom]` (see `to_array`); ignores junk.
-    pub fn set_from(&mut self, values: &[f32]) {
-        if let [yaw, pitch, zoom] = *values {
-            if yaw.is_finite() && pitch.is_finite() && zoom.is_finite() && zoom > 0.0 {
-                self.yaw = yaw.rem_euclid(std::f32::consts::TAU);
-                self.pitch = pitch.within(-MAX_PITCH, MAX_PITCH);
-                self.zoom = zoom.within(MIN_ZOOM, MAX_ZOOM);
-            }
+    /// Zooms by `factor` toward `point` (a fraction of the world, e.g. the flock's centre):
+    /// zooming in moves the point looked at toward it as much as the zoom brings things
+    /// closer; zooming out brings it back to the world's centre, reached at zoom 1.
+    pub fn zoom_toward(&mut self, factor: f32, point: Vec3) {
+        let before = self.zoom;
+        self.zoom_by(factor);
+        let applied = self.zoom / before;
+        if applied > 1.0 && point.is_finite() {
+            let point = point.clamp(Vec3::ZERO, Vec3::ONE);
+            self.target += (point - self.target) * (1.0 - 1.0 / applied);
+        } else if applied < 1.0 {
+            let left = if before > 1.0 {
+                ((self.zoom - 1.0) / (before - 1.0)).within(0.0, 1.0)
+            } else {
+                0.0
+            };
+            self.target = CENTRE + (self.target - CENTRE) * left;
         }
     }
 
-    pub fn to_array(self) -> [f32; 3] {
-        [self.yaw, self.pitch, self.zoom]
+    /// Looks at a sphere (`centre`, a fraction of the world; `radius`, a fraction of the
+    /// world's side) so that it just fits the view: "fit the flock".
+    pub fn fit(&mut self, centre: Vec3, radius: f32, flat: bool) {
+        if !(centre.is_finite() && radius.is_finite() && radius > 0.0) {
+            return;
+        }
+        self.target = centre.clamp(Vec3::ZERO, Vec3::ONE);
+        // The radius the default view frames, in the same units (`frame`, `frame_from_above`).
+        let framed = if flat { 0.55 } else { 0.5 * 3f32.sqrt() };
+        self.zoom = (framed / radius).within(MIN_ZOOM, MAX_ZOOM);
+    }
+
+    /// Takes a camera back from `[yaw, pitch, zoom]` or `[yaw, pitch, zoom, x, y, z]` (see
+    /// `to_array`; without the point, the world's centre); ignores junk.
+    pub fn set_from(&mut self, values: &[f32]) {
+        let (angles, target) = match *values {
+            [yaw, pitch, zoom] => ([yaw, pitch, zoom], CENTRE),
+            [yaw, pitch, zoom, x, y, z] => ([yaw, pitch, zoom], Vec3::new(x, y, z)),
+            _ => return,
+        };
+        let [yaw, pitch, zoom] = angles;
+        if yaw.is_finite()
+            && pitch.is_finite()
+            && zoom.is_finite()
+            && zoom > 0.0
+            && target.is_finite()
+        {
+            self.yaw = yaw.rem_euclid(std::f32::consts::TAU);
+            self.pitch = pitch.within(-MAX_PITCH, MAX_PITCH);
+            self.zoom = zoom.within(MIN_ZOOM, MAX_ZOOM);
+            self.target = target.clamp(Vec3::ZERO, Vec3::ONE);
+        }
+    }
+
+    /// `[yaw, pitch, zoom, x, y, z]`: the angles, the zoom and the point looked at.
+    pub fn to_array(self) -> [f32; 6] {
+        let t = self.target;
+        [self.yaw, self.pitch, self.zoom, t.x, t.y, t.z]
+    }
+
+    /// The point looked at in GL's coordinates (y up) for a world of side `world`; a flat
+    /// world lies on GL's floor.
+    pub fn target_gl(&self, world: f32, flat: bool) -> Vec3 {
+        let t = self.target * world;
+        if flat {
+            Vec3::new(t.x, 0.0, t.y)
+        } else {
+            Vec3::new(t.x, t.z, t.y)
+        }
     }
 
     /// Matrices for a flat world (the square of side `world` on GL's floor, y = 0) seen
@@ -89,7 +152,7 @@ impl OrbitCamera {
     pub fn frame_from_above(&self, world: f32, aspect: f32) -> CameraFrame {
         let world = world.max(1e-3);
         let aspect = usable_aspect(aspect);
-        let target = Vec3::new(0.5 * world, 0.0, 0.5 * world);
+        let target = self.target_gl(world, true);
         // The square's half side, not its circumcircle, has to fit.
         let fit = 0.55 * world / narrow_half_angle(aspect).tan();
         let eye = target + Vec3::Y * (fit / self.zoom);
@@ -103,16 +166,25 @@ impl OrbitCamera {
     pub fn frame(&self, world: f32, aspect: f32) -> CameraFrame {
         let world = world.max(1e-3);
         let aspect = usable_aspect(aspect);
-        let target = Vec3::splat(0.5 * world);
+        let target = self.target_gl(world, false);
         let radius = 0.5 * 3f32.sqrt() * world;
         let fit = radius / narrow_half_angle(aspect).sin();
+        // Off the centre, the far side of the cube is that much farther.
+        let off_centre = target.distance(Vec3::splat(0.5 * world));
         let direction = Vec3::new(
             self.pitch.cos() * self.yaw.sin(),
             self.pitch.sin(),
             self.pitch.cos() * self.yaw.cos(),
         );
         let eye = target + (fit / self.zoom) * direction;
-        look(eye, target, Vec3::Y, aspect, 1.5 * radius, radius)
+        look(
+            eye,
+            target,
+            Vec3::Y,
+            aspect,
+            1.5 * radius + off_centre,
+            radius,
+        )
     }
 }
 
@@ -145,5 +217,98 @@ fn look(eye: Vec3, target: Vec3, up: Vec3, aspect: f32, depth: f32, radius: f32)
         eye,
         distance,
         radius,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Vec4Swizzles;
+
+    /// Where a GL point lands in normalised device coordinates.
+    fn ndc(frame: &CameraFrame, p: Vec3) -> Vec3 {
+        let clip = frame.view_proj * p.extend(1.0);
+        clip.xyz() / clip.w
+    }
+
+    #[test]
+    fn the_default_view_looks_at_the_centre_of_the_world() {
+        let frame = OrbitCamera::default().frame(40.0, 1.5);
+        let centre = ndc(&frame, Vec3::splat(20.0));
+        assert!(centre.x.abs() < 1e-4 && centre.y.abs() < 1e-4, "{centre}");
+        // Every corner of the cube is in view.
+        for corner in 0..8 {
+            let c = Vec3::new(
+                (corner & 1) as f32,
+                (corner >> 1 & 1) as f32,
+                (corner >> 2) as f32,
+            ) * 40.0;
+            let p = ndc(&frame, c);
+            assert!(p.abs().max_element() <= 1.0, "corner {c}: {p}");
+        }
+    }
+
+    #[test]
+    fn fitting_a_sphere_centres_it_and_fills_the_view() {
+        let mut camera = OrbitCamera::default();
+        // A flock of radius 4 around (10, 30, 20) in a world of 40 (simulation axes, z up).
+        camera.fit(Vec3::new(10.0, 30.0, 20.0) / 40.0, 4.0 / 40.0, false);
+        let frame = camera.frame(40.0, 1.0);
+        let centre_gl = Vec3::new(10.0, 20.0, 30.0);
+        let c = ndc(&frame, centre_gl);
+        assert!(c.x.abs() < 1e-4 && c.y.abs() < 1e-4, "{c}");
+        // Its edge, seen from the side, reaches most of the way across (not a speck).
+        let right = frame
+            .view_proj
+            .inverse()
+            .transform_vector3(Vec3::X)
+            .normalize();
+        let edge = ndc(&frame, centre_gl + right * 4.0);
+        assert!(edge.x > 0.4 && edge.x <= 1.0, "{edge}");
+        // And in 2D.
+        camera.fit(Vec3::new(0.25, 0.75, 0.0), 0.1, true);
+        let frame = camera.frame_from_above(40.0, 1.0);
+        let c = ndc(&frame, Vec3::new(10.0, 0.0, 30.0));
+        assert!(c.x.abs() < 1e-4 && c.y.abs() < 1e-4, "{c}");
+        // Junk changes nothing.
+        let before = camera;
+        camera.fit(Vec3::splat(f32::NAN), 0.1, false);
+        camera.fit(Vec3::splat(0.5), 0.0, false);
+        assert_eq!(camera, before);
+    }
+
+    #[test]
+    fn zooming_in_moves_toward_the_point_and_zooming_out_comes_back() {
+        let mut camera = OrbitCamera::default();
+        let flock = Vec3::new(0.2, 0.3, 0.8);
+        camera.zoom_toward(2.0, flock);
+        assert_eq!(camera.zoom, 2.0);
+        // Halfway there: as much as the zoom brings things closer.
+        assert!((camera.target - (CENTRE + (flock - CENTRE) * 0.5)).length() < 1e-6);
+        camera.zoom_toward(2.0, flock);
+        assert!(camera.target.distance(flock) < 0.5 * CENTRE.distance(flock));
+        camera.zoom_toward(0.5, flock);
+        assert!(camera.target.distance(CENTRE) > 0.0);
+        camera.zoom_toward(0.1, flock);
+        assert_eq!(camera.zoom, MIN_ZOOM);
+        assert_eq!(
+            camera.target, CENTRE,
+            "all the way out: the whole world again"
+        );
+    }
+
+    #[test]
+    fn a_camera_round_trips_through_its_array() {
+        let mut camera = OrbitCamera::default();
+        camera.orbit(50.0, -20.0);
+        camera.fit(Vec3::new(0.1, 0.2, 0.3), 0.2, false);
+        let mut copy = OrbitCamera::default();
+        copy.set_from(&camera.to_array());
+        assert_eq!(copy, camera);
+        // The old three-value form looks at the centre.
+        copy.set_from(&[1.0, 0.2, 2.0]);
+        assert_eq!((copy.target, copy.zoom), (CENTRE, 2.0));
+        copy.set_from(&[1.0, 0.2, 2.0, f32::NAN, 0.0, 0.0]);
+        assert_eq!(copy.target, CENTRE, "junk ignored");
     }
 }

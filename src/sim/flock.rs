@@ -10,9 +10,10 @@ use super::behaviours::{
 use super::glide::{glide_all, Glide, Sightings};
 use super::grid::Grid;
 use super::leader::LeaderPath;
+use super::measures::{extent, measure, Metrics, Space};
 use super::nearest::{self, Nearest, Search, Seeker};
 use super::params::{Param, ParamError};
-use super::presets::{self, UnknownPreset};
+use super::presets::{self, Preset, UnknownPreset};
 use super::rng::{random_seed, Rng};
 use super::rules::{self, Neighbourhood};
 use super::scan::{
@@ -32,8 +33,10 @@ pub const MAX_STEP: f32 = 0.25;
 pub const MIN_SPEED_FACTOR: f32 = 0.5;
 /// ...and no faster than this one.
 pub const MAX_SPEED_FACTOR: f32 = 1.4;
-/// How fast (1/s) a boid eases back toward cruise speed when nothing else is going on.
-const SPEED_RESPONSE: f32 = 1.0;
+/// How fast (1/s) a boid eases back toward cruise speed. At 1/s (with the rules' full pull
+/// along the heading) 86 % of a settled default flock flew at the minimum speed; at 4/s,
+/// with the rules mostly turning (`rules::ALONG_SHARE`), 95 % fly within 20 % of cruise.
+const SPEED_RESPONSE: f32 = 4.0;
 /// World side that the default count gets; other counts keep the same density.
 const REFERENCE_COUNT: f32 = 1500.0;
 /// Grid cells one perception radius wide, scanned 3×3×3. Half-size cells scanned 5×5×5
@@ -148,6 +151,13 @@ pub struct Flock {
     species: Vec<u8>,
     /// Scratch for re-ordering `species` with the boids.
     species_scratch: Vec<u8>,
+    /// Each boid's id, in the same order as `positions`: it follows its boid through the
+    /// re-ordering of every step, so a selection follows the same bird.
+    ids: Vec<u32>,
+    /// Scratch for re-ordering `ids` with the boids.
+    ids_scratch: Vec<u32>,
+    /// The id the next boid added gets.
+    next_id: u32,
     /// Hawks, leaders, obstacles and the pointer.
     behaviours: Behaviours,
     /// The old state in cell order, read while the new state is written (double buffer).
@@ -202,6 +212,9 @@ impl Flock {
             velocities: Vec::new(),
             species: Vec::new(),
             species_scratch: Vec::new(),
+            ids: Vec::new(),
+            ids_scratch: Vec::new(),
+            next_id: 0,
             behaviours: Behaviours::default(),
             sorted: Sorted::default(),
             spans: Vec::new(),
@@ -240,6 +253,17 @@ impl Flock {
         Self::with_settings(count, Some(42), settings)
     }
 
+    /// The settled scenarios' flock for a preset (`shared/bench-scenario.md`): seed 42,
+    /// everything else as the page has it (walls, the world following the count).
+    pub fn preset_scenario(preset: &Preset, count: usize) -> Self {
+        let mut flock = Self::new(count, Some(42));
+        if flock.apply_preset(preset.name).is_err() {
+            unreachable!("a preset of the table applies");
+        }
+        flock.rebuild();
+        flock
+    }
+
     /// Replaces the whole state (xyz per boid in each array). For lessons and tests that
     /// place boids by hand; non-finite values become 0 and positions are kept in the world.
     pub fn set_state(&mut self, positions: &[f32], velocities: &[f32]) {
@@ -255,6 +279,8 @@ impl Flock {
         self.update_world();
         self.confine_all();
         self.assign_species();
+        self.ids = (0..self.len() as u32).collect();
+        self.next_id = self.len() as u32;
     }
 
     /// Sets each boid's species (in the order of `positions()`); values past the number of
@@ -284,6 +310,8 @@ impl Flock {
         self.rng = Rng::new(self.seed);
         self.positions.clear();
         self.velocities.clear();
+        self.ids.clear();
+        self.next_id = 0;
         self.species.clear();
         self.world = self.target_world(count);
         self.add_boids(count);
@@ -313,6 +341,9 @@ impl Flock {
         let kinds = self.settings.species.max(1);
         for _ in 0..count {
             self.species.push((self.species.len() % kinds) as u8);
+            self.ids.push(self.next_id);
+            // Ids are never reused while the flock lives (4 billion additions away).
+            self.next_id = self.next_id.wrapping_add(1);
             if self.settings.flat {
                 let x = inset + self.rng.unit() * span;
                 let y = inset + self.rng.unit() * span;
@@ -365,16 +396,24 @@ impl Flock {
                 self.positions.copy_within(3 * i..3 * i + 3, 3 * kept);
                 self.velocities.copy_within(3 * i..3 * i + 3, 3 * kept);
                 self.species[kept] = self.species[i];
+                self.ids[kept] = self.ids[i];
             }
             self.positions.truncate(3 * count);
             self.velocities.truncate(3 * count);
             self.species.truncate(count);
+            self.ids.truncate(count);
             self.confine_all();
         } else if count > current {
-            self.update_world();
+            // The world for the new count, before the newcomers are scattered over it: sized
+            // from the old count, 100,000 boids crowded into 50 boids' world (22,000
+            // neighbours each, 40 s a step).
+            self.world = self.target_world(count);
             self.confine_all();
             self.add_boids(count - current);
         }
+        // Nobody has looked around since: the last step's figures were for another flock.
+        self.mean_neighbours = 0.0;
+        self.mean_candidates = 0.0;
     }
 
     /// Brings every boid back inside the world after it shrank (and into the plane z = 0
@@ -418,6 +457,18 @@ impl Flock {
     /// Species of each boid (0 to species − 1), in the same order as `positions()`.
     pub fn species(&self) -> &[u8] {
         &self.species
+    }
+
+    /// Each boid's id, in the same order as `positions()`. An id stays with its boid through
+    /// every step, `set_count` (the boids that stay keep theirs; new ones get new ids) and
+    /// presets; `rebuild` and a new seed number the flock afresh from 0.
+    pub fn ids(&self) -> &[u32] {
+        &self.ids
+    }
+
+    /// Where the boid with `id` is now in `positions()` (`None` for an unknown id).
+    pub fn index_of(&self, id: u32) -> Option<usize> {
+        self.ids.iter().position(|&other| other == id)
     }
 
     /// Whether the world is flat (2D): every z and velocity z is 0, seen from above (+z).
@@ -572,8 +623,13 @@ impl Flock {
     }
 
     /// Sets a parameter: clamped to the table's range; a non-finite value changes nothing
-    /// and is refused. Returns the value applied.
+    /// and is refused. Returns the value stored, as `get` reads it.
     pub fn set(&mut self, param: Param, value: f64) -> Result<f64, ParamError> {
+        self.apply(param, value)?;
+        Ok(self.get(param))
+    }
+
+    fn apply(&mut self, param: Param, value: f64) -> Result<(), ParamError> {
         let value = param.spec().sanitize(value)?;
         let real = value as f32;
         let s = &mut self.settings;
@@ -642,7 +698,7 @@ impl Flock {
             Param::Topological => s.topological = value != 0.0,
             Param::NearestK => s.nearest_k = value as usize,
         }
-        Ok(value)
+        Ok(())
     }
 
     /// Order parameter |Σ v̂| / N: 0 for random headings, 1 when all fly the same way.
@@ -658,7 +714,41 @@ impl Flock {
         sum.length() / self.len() as f32
     }
 
-    /// Mean number of neighbours each boid heeded in the last step.
+    /// Every measure of the flock as a whole (`measures::measure`), boids linked within
+    /// the perception radius.
+    pub fn metrics(&self) -> Metrics {
+        let space = Space {
+            world: self.world,
+            wrap: self.settings.wrap,
+        };
+        measure(
+            &self.positions,
+            &self.velocities,
+            space,
+            self.settings.perception,
+            self.settings.speed,
+        )
+    }
+
+    /// The flock's centre and the radius around it that holds 95 % of the boids, each as a
+    /// fraction of the world's side: what "fit the flock" frames.
+    pub fn extent(&self) -> (Vec3, f32) {
+        let space = Space {
+            world: self.world,
+            wrap: self.settings.wrap,
+        };
+        let (centre, radius) = extent(&self.positions, space);
+        let world = self.world.max(1e-6);
+        let mut centre = centre / world;
+        if self.settings.flat {
+            centre.z = 0.0;
+        }
+        // A lone boid still gets a view around it: at least a perception radius.
+        (centre, radius.max(self.settings.perception) / world)
+    }
+
+    /// Mean number of neighbours each boid heeded in the last step (0 before the first
+    /// step, and after `set_count` until the next).
     pub fn mean_neighbours(&self) -> f32 {
         self.mean_neighbours
     }
@@ -950,7 +1040,12 @@ impl Flock {
         self.sightings = sightings;
         self.positions = new_positions;
         self.velocities = new_velocities;
-        // The new state is in cell order: species follow their boids.
+        // The new state is in cell order: ids and species follow their boids.
+        let order = self.grid.order();
+        self.ids_scratch.clear();
+        self.ids_scratch
+            .extend(order.iter().map(|&boid| self.ids[boid as usize]));
+        std::mem::swap(&mut self.ids, &mut self.ids_scratch);
         if self.settings.species > 1 {
             let order = self.grid.order();
             self.species_scratch.clear();
@@ -1071,10 +1166,11 @@ impl Flock {
         } else {
             s.speed
         };
-        let steer = rules::steering(seen, v, cruise, s.max_force);
-        let mut acceleration = s.separation * steer.separation
+        let steer = rules::steering(seen, v, cruise, s.max_force, self.urgency_radius());
+        let pull = s.separation * steer.separation
             + s.alignment * steer.alignment
             + s.cohesion * steer.cohesion;
+        let mut acceleration = rules::mostly_turning(pull, v);
         let speed = v.length();
         if speed > 1e-6 {
             acceleration += v * ((cruise - speed) / speed * SPEED_RESPONSE);
@@ -1104,6 +1200,16 @@ impl Flock {
         )
     }
 
+    /// The separation radius that separation's urgency is measured against; 0 (no urgency,
+    /// cohesion never yields) when separation is off: then nothing keeps boids apart.
+    fn urgency_radius(&self) -> f32 {
+        if self.settings.separation > 0.0 {
+            self.settings.separation_radius
+        } else {
+            0.0
+        }
+    }
+
     /// What `glide_all` needs to move boids on which only the rules and the edges act.
     fn glide(&self, h: f32, forces: &Forces) -> Glide {
         let s = &self.settings;
@@ -1111,6 +1217,7 @@ impl Flock {
             cruise: forces.cruise,
             max_force: forces.max_force,
             weights: [s.separation, s.alignment, s.cohesion],
+            separation_radius: self.urgency_radius(),
             speed_response: SPEED_RESPONSE,
             min_speed: MIN_SPEED_FACTOR * s.speed,
             top_speed: forces.top_speed,

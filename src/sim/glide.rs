@@ -72,6 +72,10 @@ impl Wide {
         self.map(Vec4::abs)
     }
 
+    fn min(self, other: Self) -> Self {
+        self.zip(other, Vec4::min)
+    }
+
     fn cmpgt(self, other: Self) -> WideMask {
         self.compare(other, Vec4::cmpgt)
     }
@@ -211,6 +215,8 @@ pub struct Glide {
     pub max_force: f32,
     /// Separation, alignment and cohesion weights.
     pub weights: [f32; 3],
+    /// Separation radius, for separation's urgency.
+    pub separation_radius: f32,
     /// How fast (1/s) a boid eases back toward cruise speed.
     pub speed_response: f32,
     pub min_speed: f32,
@@ -247,6 +253,10 @@ impl Lanes3 {
             y: self.y * by,
             z: self.z * by,
         }
+    }
+
+    fn dot(self, other: Self) -> Wide {
+        self.x * other.x + self.y * other.y + self.z * other.z
     }
 
     fn add(self, other: Self) -> Self {
@@ -288,6 +298,22 @@ fn steer(direction: Lanes3, velocity: Lanes3, wanted: WideMask, glide: &Glide) -
     let max = Wide::splat(glide.max_force);
     let limit = Wide::select(size.cmpgt(max), max / size, Wide::ONE);
     change.scale(Wide::keep(asks, limit))
+}
+
+/// `rules::urgency` in eight lanes (a lane that saw no one has a zero sum: 1).
+fn urgency(separation: Lanes3, glide: &Glide) -> Wide {
+    let u = separation.length() * Wide::splat(glide.separation_radius);
+    let most = Wide::splat(rules::MAX_URGENCY);
+    Wide::select(u.cmpgt(Wide::ONE), u.min(most), Wide::ONE)
+}
+
+/// `rules::mostly_turning` in eight lanes.
+fn mostly_turning(pull: Lanes3, velocity: Lanes3) -> Lanes3 {
+    let speed_squared = velocity.dot(velocity);
+    let along = pull.dot(velocity) / speed_squared;
+    let moving = speed_squared.cmpgt(Wide::splat(1e-12));
+    let drop = Wide::keep(moving, Wide::splat(1.0 - rules::ALONG_SHARE) * along);
+    pull.sub(velocity.scale(drop))
 }
 
 /// `rules::wall_push` along one axis, in eight lanes.
@@ -337,13 +363,16 @@ pub fn glide_all(
         let p = Lanes3::load([&sorted.x, &sorted.y, &sorted.z], first);
         let v = Lanes3::load([&sorted.vx, &sorted.vy, &sorted.vz], first);
         let wanted = seen.lanes(first, COUNT).cmpgt(Wide::ZERO);
-        let separation = steer(seen.lanes3(first, SEPARATION), v, wanted, glide);
+        let push = seen.lanes3(first, SEPARATION);
+        let urgency = urgency(push, glide);
+        let separation = steer(push, v, wanted, glide);
         let alignment = steer(seen.lanes3(first, VELOCITY), v, wanted, glide);
         let cohesion = steer(seen.lanes3(first, OFFSET), v, wanted, glide);
-        let mut acceleration = separation
-            .scale(ws)
+        let pull = separation
+            .scale(ws * urgency)
             .add(alignment.scale(wa))
-            .add(cohesion.scale(wc));
+            .add(cohesion.scale(wc / urgency));
+        let mut acceleration = mostly_turning(pull, v);
         let speed = v.length();
         let ease = (Wide::splat(glide.cruise) - speed) / speed * Wide::splat(glide.speed_response);
         acceleration = acceleration.add(v.scale(Wide::keep(speed.cmpgt(Wide::splat(1e-6)), ease)));

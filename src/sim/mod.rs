@@ -5,6 +5,7 @@ mod flock;
 mod glide;
 mod grid;
 mod leader;
+pub mod measures;
 mod nearest;
 pub mod params;
 mod predator;

@@ -497,7 +497,8 @@ impl ParamSpec {
                 }
             }
         };
-        Ok(value.within(self.min, self.max))
+        // `+ 0.0` turns −0 into 0: a weight of "−0" is no weight, and shows as 0.
+        Ok(value.within(self.min, self.max) + 0.0)
     }
 }
 

@@ -16,12 +16,40 @@ pub struct Neighbourhood {
     pub separation: Vec3,
 }
 
-/// The three steering vectors, each already clamped to the maximum force.
+/// The three steering vectors: each is clamped to the maximum force, then separation is
+/// multiplied by its urgency and cohesion divided by it.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Steering {
     pub separation: Vec3,
     pub alignment: Vec3,
     pub cohesion: Vec3,
+    /// [`urgency`] of the separation (1 when nobody is too close).
+    pub urgency: f32,
+}
+
+/// How many times the maximum force separation may push when neighbours crowd in. 10 lets
+/// a neighbour at a tenth of the separation radius push ten times as hard as the gentle
+/// rules; more made packed boids jump (a turn of 30° in one step at 60 Hz).
+pub const MAX_URGENCY: f32 = 10.0;
+
+/// Share of the rules' pull along a boid's heading that changes its speed: the rest of
+/// each rule turns it. Each rule asks for "desired − current velocity" with the desired at
+/// cruise speed, so rules that pull sideways also brake; summed over three rules the
+/// braking pinned 86 % of a settled flock at the minimum speed. A tenth keeps boids near
+/// cruise while they still slow and speed up a little as they turn.
+pub const ALONG_SHARE: f32 = 0.1;
+
+/// How urgent separation is for a boid whose separation sum is `separation`
+/// (Σ (p_i − p_j)/|p_i − p_j|²): its length times the separation radius, so 1 for one
+/// neighbour at the edge of the radius, 2 at half of it, …; never below 1 nor above
+/// [`MAX_URGENCY`]. The push grows as the gap closes and wins over the gentle rules.
+pub fn urgency(separation: Vec3, separation_radius: f32) -> f32 {
+    let u = separation.length() * separation_radius;
+    if u > 1.0 {
+        u.min(MAX_URGENCY)
+    } else {
+        1.0
+    }
 }
 
 /// Steering toward flying along `direction` at `cruise` speed: desired − current velocity,
@@ -35,17 +63,43 @@ pub fn steer(direction: Vec3, velocity: Vec3, cruise: f32, max_force: f32) -> Ve
     (desired - velocity).clamp_length_max(max_force)
 }
 
-/// Separation, alignment and cohesion steering for a boid flying at `velocity`.
-pub fn steering(seen: &Neighbourhood, velocity: Vec3, cruise: f32, max_force: f32) -> Steering {
+/// Separation, alignment and cohesion steering for a boid flying at `velocity`: each
+/// clamped to `max_force`; then separation grows with its [`urgency`] and cohesion yields
+/// by the same factor (Reynolds' priority: keeping one's distance comes first). A
+/// `separation_radius` of 0 leaves the urgency at 1.
+pub fn steering(
+    seen: &Neighbourhood,
+    velocity: Vec3,
+    cruise: f32,
+    max_force: f32,
+    separation_radius: f32,
+) -> Steering {
     if seen.count == 0 {
-        return Steering::default();
+        return Steering {
+            urgency: 1.0,
+            ..Steering::default()
+        };
     }
+    let urgency = urgency(seen.separation, separation_radius);
     Steering {
-        separation: steer(seen.separation, velocity, cruise, max_force),
+        separation: steer(seen.separation, velocity, cruise, max_force) * urgency,
         // The mean has the direction of the sum, and only the direction matters.
         alignment: steer(seen.sum_velocity, velocity, cruise, max_force),
-        cohesion: steer(seen.sum_offset, velocity, cruise, max_force),
+        cohesion: steer(seen.sum_offset, velocity, cruise, max_force) / urgency,
+        urgency,
     }
+}
+
+/// The rules' summed `pull` on a boid flying at `velocity`, with only [`ALONG_SHARE`] of
+/// its part along the heading kept: the rules turn a boid; its speed is the cruise
+/// speed's business.
+pub fn mostly_turning(pull: Vec3, velocity: Vec3) -> Vec3 {
+    let speed_squared = velocity.length_squared();
+    if speed_squared <= 1e-12 {
+        return pull;
+    }
+    let along = pull.dot(velocity) / speed_squared;
+    pull - velocity * ((1.0 - ALONG_SHARE) * along)
 }
 
 /// Push on boid `i` away from boid `j` at `offset` (= p_j − p_i) inside the separation
@@ -296,7 +350,7 @@ mod tests {
     fn separation_pushes_away_from_a_close_neighbour() {
         let v = Vec3::new(0.0, 0.0, 10.0);
         let neighbour_on_the_right = Vec3::new(1.0, 0.0, 0.0);
-        let s = steering(&seen_one(neighbour_on_the_right, v), v, 10.0, 20.0);
+        let s = steering(&seen_one(neighbour_on_the_right, v), v, 10.0, 20.0, 2.0);
         assert!(s.separation.x < 0.0, "{:?}", s.separation);
     }
 
@@ -312,7 +366,7 @@ mod tests {
     fn cohesion_pulls_toward_the_neighbours_centre() {
         let v = Vec3::new(10.0, 0.0, 0.0);
         let centre_above = Vec3::new(0.0, 3.0, 0.0);
-        let s = steering(&seen_one(centre_above, v), v, 10.0, 20.0);
+        let s = steering(&seen_one(centre_above, v), v, 10.0, 20.0, 2.0);
         assert!(s.cohesion.y > 0.0 && s.cohesion.dot(centre_above) > 0.0);
     }
 
@@ -320,32 +374,65 @@ mod tests {
     fn alignment_turns_toward_the_mean_heading() {
         let v = Vec3::new(10.0, 0.0, 0.0);
         let neighbours_fly_along_z = Vec3::new(0.0, 0.0, 10.0);
-        let s = steering(&seen_one(Vec3::Y, neighbours_fly_along_z), v, 10.0, 20.0);
+        let s = steering(
+            &seen_one(Vec3::Y, neighbours_fly_along_z),
+            v,
+            10.0,
+            20.0,
+            2.0,
+        );
         assert!(
             s.alignment.z > 0.0 && s.alignment.x < 0.0,
             "{:?}",
             s.alignment
         );
         // Already aligned at cruise speed: nothing to do.
-        let s = steering(&seen_one(Vec3::Y, v), v, 10.0, 20.0);
+        let s = steering(&seen_one(Vec3::Y, v), v, 10.0, 20.0, 2.0);
         assert!(s.alignment.length() < 1e-5);
     }
 
     #[test]
-    fn every_rule_is_clamped_to_the_maximum_force() {
+    fn gentle_rules_are_clamped_and_separation_grows_as_the_gap_closes() {
         let v = Vec3::new(14.0, 0.0, 0.0);
-        let seen = seen_one(Vec3::new(-0.01, 0.0, 0.0), Vec3::new(-14.0, 0.0, 0.0));
-        let s = steering(&seen, v, 10.0, 3.0);
-        for rule in [s.separation, s.alignment, s.cohesion] {
+        let at = |gap: f32| {
+            let seen = seen_one(Vec3::new(-gap, 0.0, 0.0), Vec3::new(-14.0, 0.0, 0.0));
+            steering(&seen, v, 10.0, 3.0, 2.0)
+        };
+        // At the edge of the separation radius: every rule at most the maximum force.
+        let edge = at(2.0);
+        assert_eq!(edge.urgency, 1.0);
+        for rule in [edge.separation, edge.alignment, edge.cohesion] {
             assert!(rule.length() <= 3.0 + 1e-4, "{rule:?}");
             assert!(rule.length() > 2.9, "the clamp should bind here: {rule:?}");
         }
+        // At a quarter of it: separation four times as hard, cohesion a quarter.
+        let close = at(0.5);
+        assert!((close.urgency - 4.0).abs() < 1e-4, "{close:?}");
+        assert!((close.separation.length() - 12.0).abs() < 1e-3, "{close:?}");
+        assert!((close.cohesion.length() - 0.75).abs() < 1e-3, "{close:?}");
+        assert!(close.alignment.length() <= 3.0 + 1e-4);
+        // Never more than MAX_URGENCY.
+        let touching = at(1e-4);
+        assert_eq!(touching.urgency, MAX_URGENCY);
+        assert!(touching.separation.length() <= 3.0 * MAX_URGENCY + 1e-3);
+        assert_eq!(urgency(Vec3::splat(f32::NAN), 2.0), 1.0);
+    }
+
+    #[test]
+    fn the_rules_mostly_turn_a_boid() {
+        let v = Vec3::new(10.0, 0.0, 0.0);
+        let pull = Vec3::new(-20.0, 5.0, 0.0);
+        let turned = mostly_turning(pull, v);
+        assert_eq!(turned.y, 5.0, "across the heading: all of it");
+        assert!((turned.x + 20.0 * ALONG_SHARE).abs() < 1e-5, "{turned:?}");
+        assert_eq!(mostly_turning(pull, Vec3::ZERO), pull, "at rest: all of it");
     }
 
     #[test]
     fn no_neighbours_no_steering() {
-        let s = steering(&Neighbourhood::default(), Vec3::X, 10.0, 20.0);
-        assert_eq!(s, Steering::default());
+        let s = steering(&Neighbourhood::default(), Vec3::X, 10.0, 20.0, 2.0);
+        assert_eq!(s.separation + s.alignment + s.cohesion, Vec3::ZERO);
+        assert_eq!(s.urgency, 1.0);
     }
 
     #[test]
@@ -376,6 +463,7 @@ mod tests {
             Vec3::ZERO,
             10.0,
             20.0,
+            2.0,
         );
         assert!(s.separation.is_finite() && s.alignment.is_finite() && s.cohesion.is_finite());
     }

@@ -408,6 +408,12 @@ where
         if distance_squared > view.perception_squared || j == i {
             continue;
         }
+        // Separation works all round: a boid feels a neighbour at its wing or tail even
+        // where it cannot see it (with a narrow view, boids side by side piled up).
+        if distance_squared < view.separation_squared {
+            let drift = velocity(i) - velocity(j);
+            seen.separation += rules::repulsion(offset, distance_squared, drift, i, j);
+        }
         if let Some(cos_half_fov) = view.cos_half_fov {
             if !rules::in_field_of_view(forward, offset, distance_squared, cos_half_fov) {
                 continue;
@@ -418,10 +424,6 @@ where
         if same_kind(i, j) {
             seen.sum_velocity += velocity(j);
             seen.sum_offset += offset;
-        }
-        if distance_squared < view.separation_squared {
-            let drift = velocity(i) - velocity(j);
-            seen.separation += rules::repulsion(offset, distance_squared, drift, i, j);
         }
     }
     seen
@@ -465,8 +467,7 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
         }
     };
     let perception_squared = Vec4::splat(view.perception_squared);
-    let separation_squared = Vec4::splat(view.separation_squared);
-    // Without a field of view, "inside and closer than the separation radius" is one
+    // "Inside the perception radius and closer than the separation radius" is one
     // comparison: below the separation radius², or below just above the perception radius²
     // where that is the smaller (a separation radius may exceed the perception radius).
     let close_below = Vec4::splat(if view.separation_squared <= view.perception_squared {
@@ -559,11 +560,8 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
                 dx_sum = mul_add(*weight, dx, dx_sum);
                 dy_sum = mul_add(*weight, dy, dy_sum);
                 dz_sum = mul_add(*weight, dz, dz_sum);
-                let close = if FOV {
-                    inside & r2.cmplt(separation_squared)
-                } else {
-                    r2.cmplt(close_below)
-                };
+                // All round, field of view or not (`look_around`).
+                let close = r2.cmplt(close_below);
                 let close = close.bitmask();
                 close_bits = close_bits << LANES | u64::from(close);
             }

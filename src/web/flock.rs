@@ -369,18 +369,17 @@ fn spec_object(spec: &sim::ParamSpec) -> JsValue {
     ])
 }
 
-/// The most boids, and the most steps, `benchmarkStep` takes.
+/// The most boids, and the most steps, the benchmarks take.
 const BENCH_MAX: u32 = 100_000;
 
-/// A whole number from `min` to `BENCH_MAX`, for `benchmarkStep`.
-fn bench_count(name: &str, value: &JsValue, min: u32) -> Result<u32, JsValue> {
-    const METHOD: &str = "benchmarkStep";
-    let value = number(METHOD, name, value)?;
+/// A whole number from `min` to `BENCH_MAX`, for the benchmark `method`.
+fn bench_count(method: &str, name: &str, value: &JsValue, min: u32) -> Result<u32, JsValue> {
+    let value = number(method, name, value)?;
     if value.fract() == 0.0 && (f64::from(min)..=f64::from(BENCH_MAX)).contains(&value) {
         Ok(value as u32)
     } else {
         Err(args::range_error(
-            METHOD,
+            method,
             &format!("{name} must be a whole number from {min} to {BENCH_MAX}"),
         ))
     }
@@ -392,13 +391,25 @@ fn bench_count(name: &str, value: &JsValue, min: u32) -> Result<u32, JsValue> {
 /// batches of steps (see below why batches).
 #[wasm_bindgen(js_name = benchmarkStep)]
 pub fn benchmark_step(count: &JsValue, warmup: &JsValue, steps: &JsValue) -> Result<f64, JsValue> {
-    let count = bench_count("count", count, 1)?;
-    let warmup = bench_count("warmup", warmup, 0)?;
-    let steps = bench_count("steps", steps, 0)?;
+    const METHOD: &str = "benchmarkStep";
+    let count = bench_count(METHOD, "count", count, 1)?;
+    let warmup = bench_count(METHOD, "warmup", warmup, 0)?;
+    let steps = bench_count(METHOD, "steps", steps, 0)?;
+    let mut flock = sim::Flock::bench_scenario(count as usize);
+    time_steps(METHOD, &mut flock, count, warmup, steps)
+}
+
+/// Median ms per step of `flock` (`count` boids) over `steps` steps after `warmup`.
+fn time_steps(
+    method: &str,
+    flock: &mut sim::Flock,
+    count: u32,
+    warmup: u32,
+    steps: u32,
+) -> Result<f64, JsValue> {
     let performance = web_sys::window()
         .and_then(|w| w.performance())
-        .ok_or_else(|| js_sys::Error::new("benchmarkStep: needs window.performance"))?;
-    let mut flock = sim::Flock::bench_scenario(count as usize);
+        .ok_or_else(|| js_sys::Error::new(&format!("{method}: needs window.performance")))?;
     for _ in 0..warmup {
         flock.step(sim::BENCH_DT);
     }
@@ -425,4 +436,39 @@ pub fn benchmark_step(count: &JsValue, warmup: &JsValue, steps: &JsValue) -> Res
         .collect();
     times.sort_by(f64::total_cmp);
     Ok(times[times.len() / 2])
+}
+
+/// The settled scenarios (`shared/bench-scenario.md`): scenario 0 is the standard one,
+/// 1… the presets in `Flock.presets()` order. Returns `[ms per step, mean neighbours]`
+/// after `warmup` steps, the median over `steps` steps timed inside this wasm module in
+/// batches as `benchmarkStep` does; `undefined` for an unknown scenario. Counts as for
+/// `benchmarkStep`.
+#[wasm_bindgen(js_name = benchmarkScenario)]
+pub fn benchmark_scenario(
+    scenario: &JsValue,
+    count: &JsValue,
+    warmup: &JsValue,
+    steps: &JsValue,
+) -> Result<Option<Vec<f64>>, JsValue> {
+    const METHOD: &str = "benchmarkScenario";
+    let scenario = number(METHOD, "scenario", scenario)?;
+    let count = bench_count(METHOD, "count", count, 1)?;
+    let warmup = bench_count(METHOD, "warmup", warmup, 0)?;
+    let steps = bench_count(METHOD, "steps", steps, 0)?;
+    let preset = match scenario {
+        0.0 => None,
+        k if k.fract() == 0.0 && k >= 1.0 => match PRESETS.get(k as usize - 1) {
+            Some(preset) => Some(preset),
+            None => return Ok(None),
+        },
+        _ => return Ok(None),
+    };
+    let mut flock = match preset {
+        None => sim::Flock::bench_scenario(count as usize),
+        Some(preset) => sim::Flock::preset_scenario(preset, count as usize),
+    };
+    Ok(Some(vec![
+        time_steps(METHOD, &mut flock, count, warmup, steps)?,
+        f64::from(flock.mean_neighbours()),
+    ]))
 }

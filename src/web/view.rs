@@ -179,7 +179,7 @@ impl View {
         self.camera.to_array().to_vec()
     }
 
-    /// Restores a camera from `camera()` (a `Float32Array`, or an array, of three numbers);
+    /// Restores a camera from `camera()` (a `Float32Array`, or an array, of its numbers);
     /// ignores any other array. Throws `TypeError` for anything but an array.
     #[wasm_bindgen(js_name = setCamera)]
     pub fn set_camera(&mut self, values: &JsValue) -> Result<(), JsValue> {
@@ -308,20 +308,22 @@ impl View {
     }
 }
 
-/// A camera's three values from `camera()`'s `Float32Array`, or any array-like object: a
-/// value that is not an object is a `TypeError`; an object of another length, or holding
+/// A camera's values from `camera()`'s `Float32Array`, or any array-like object of at most
+/// `CAMERA_MAX` numbers (`OrbitCamera::set_from` says which lengths it takes and ignores the
+/// rest): a value that is not an object is a `TypeError`; a longer object, or one holding
 /// other things than numbers, gives none (ignored). Read with `Reflect.get`, so a getter's
 /// error comes back as an error and never unwinds past the borrowed `View`.
 fn camera_values(values: &JsValue) -> Result<Vec<f32>, JsValue> {
-    const LENGTH: f64 = 3.0;
+    const CAMERA_MAX: f64 = 6.0;
     if !values.is_object() {
         return Err(type_error("View.setCamera", "values", "an array", values));
     }
-    if Reflect::get(values, &"length".into())?.as_f64() != Some(LENGTH) {
+    let length = Reflect::get(values, &"length".into())?.as_f64();
+    let Some(length) = length.filter(|n| n.fract() == 0.0 && (0.0..=CAMERA_MAX).contains(n)) else {
         return Ok(Vec::new());
-    }
+    };
     let mut camera = Vec::new();
-    for i in 0..LENGTH as u32 {
+    for i in 0..length as u32 {
         match Reflect::get_u32(values, i)?.as_f64() {
             Some(value) => camera.push(value as f32),
             None => return Ok(Vec::new()),

@@ -1,0 +1,546 @@
+//! WebGL2 renderer (glow): every boid is a lit cone pointing along its velocity.
+//!
+//! One frame makes exactly one upload of instance data (`bufferSubData`) and one instanced
+//! draw call for all cones; the walls, when on, add one small non-instanced `drawArrays`.
+//! The cone mesh and the cube's edges are static; the instance buffer is allocated for a
+//! capacity that only grows (doubling), so steady state allocates nothing on the GPU.
+//!
+//! Hawks and leaders are cones too, in the same instance buffer and the same draw. The
+//! obstacles (a few lit spheres) and the leaders' loop add small non-instanced draws.
+//!
+//! Instance layout, 8 floats (32 bytes) per cone:
+//!
+//! | floats | meaning                                                        |
+//! |--------|----------------------------------------------------------------|
+//! | 0..3   | position xyz                                                   |
+//! | 3      | kind: 0 boid, 1 hawk (larger, red), 2 leader (larger, gold)    |
+//! | 4..7   | velocity xyz (orientation and colour come from it)             |
+//! | 7      | species (0–3; colours the boid when there is more than one)    |
+//!
+//! The simulation's z axis points up; GL's y does. Records, spheres and the loop are
+//! written with y and z swapped, so the lessons' "above" (a 2D flock at z = 0) is above.
+
+use glow::HasContext;
+
+use super::camera::OrbitCamera;
+use super::mesh;
+use crate::sim;
+
+/// Floats per instance record (see the module docs).
+pub const INSTANCE_FLOATS: usize = 8;
+const INSTANCE_BYTES: i32 = (INSTANCE_FLOATS * std::mem::size_of::<f32>()) as i32;
+/// Instances the buffer holds before it first has to grow.
+const INITIAL_CAPACITY: usize = 2048;
+/// Length of a boid in a world of the default size, world units.
+const BOID_SIZE: f32 = 1.3;
+/// World size at which a boid has `BOID_SIZE`; bigger worlds get somewhat bigger boids so
+/// that they stay visible when the whole (larger) world is on screen.
+const REFERENCE_WORLD: f32 = 40.0;
+
+const CONE_VERT: &str = include_str!("cone.vert.glsl");
+const CONE_FRAG: &str = include_str!("cone.frag.glsl");
+const BOX_VERT: &str = include_str!("box.vert.glsl");
+const BOX_FRAG: &str = include_str!("box.frag.glsl");
+const SPHERE_VERT: &str = include_str!("sphere.vert.glsl");
+const SPHERE_FRAG: &str = include_str!("sphere.frag.glsl");
+/// Points along the drawn leaders' loop.
+const PATH_SAMPLES: usize = 160;
+/// Kinds of cone (see the instance layout).
+const KIND_BOID: f32 = 0.0;
+const KIND_HAWK: f32 = 1.0;
+const KIND_LEADER: f32 = 2.0;
+
+/// Simulation (z up) to GL (y up) coordinates.
+fn gl_xyz(v: &[f32]) -> [f32; 3] {
+    [v[0], v[2], v[1]]
+}
+
+/// The drawing buffer's size in device pixels.
+#[derive(Clone, Copy, Debug)]
+pub struct Viewport {
+    pub width: i32,
+    pub height: i32,
+}
+
+struct ConeProgram {
+    program: glow::Program,
+    view_proj: Option<glow::UniformLocation>,
+    eye: Option<glow::UniformLocation>,
+    size: Option<glow::UniformLocation>,
+    cruise: Option<glow::UniformLocation>,
+    fog: Option<glow::UniformLocation>,
+    species: Option<glow::UniformLocation>,
+}
+
+/// Lines: the world's edges (the unit cube scaled) and the leaders' loop (scale 1).
+struct LineProgram {
+    program: glow::Program,
+    view_proj: Option<glow::UniformLocation>,
+    eye: Option<glow::UniformLocation>,
+    scale: Option<glow::UniformLocation>,
+    fog: Option<glow::UniformLocation>,
+    color: Option<glow::UniformLocation>,
+}
+
+struct SphereProgram {
+    program: glow::Program,
+    view_proj: Option<glow::UniformLocation>,
+    eye: Option<glow::UniformLocation>,
+    sphere: Option<glow::UniformLocation>,
+    fog: Option<glow::UniformLocation>,
+}
+
+/// Owns the GL objects; reads a flock and draws it, never changes it.
+pub struct Renderer {
+    gl: glow::Context,
+    cones: ConeProgram,
+    lines: LineProgram,
+    spheres: SphereProgram,
+    cone_vao: glow::VertexArray,
+    cone_vertices: glow::Buffer,
+    cone_indices: glow::Buffer,
+    cone_index_count: i32,
+    instances: glow::Buffer,
+    /// Instances the GPU buffer has room for.
+    capacity: usize,
+    /// CPU copy of the instance records, reused every frame.
+    staging: Vec<f32>,
+    box_vao: glow::VertexArray,
+    box_vertices: glow::Buffer,
+    box_vertex_count: i32,
+    sphere_vao: glow::VertexArray,
+    sphere_vertices: glow::Buffer,
+    sphere_indices: glow::Buffer,
+    sphere_index_count: i32,
+    path_vao: glow::VertexArray,
+    path_vertices: glow::Buffer,
+    /// The loop as last uploaded (GL coordinates), re-sent only when it changes.
+    path: Vec<f32>,
+    path_scratch: Vec<f32>,
+}
+
+/// Views floats as bytes for upload.
+fn as_bytes(floats: &[f32]) -> &[u8] {
+    // SAFETY: f32 has no padding and every bit pattern is a valid u8; the length is the
+    // same memory in bytes, and the borrow keeps the floats alive.
+    unsafe {
+        std::slice::from_raw_parts(floats.as_ptr().cast::<u8>(), std::mem::size_of_val(floats))
+    }
+}
+
+fn index_bytes(indices: &[u16]) -> &[u8] {
+    // SAFETY: as in `as_bytes`.
+    unsafe {
+        std::slice::from_raw_parts(
+            indices.as_ptr().cast::<u8>(),
+            std::mem::size_of_val(indices),
+        )
+    }
+}
+
+/// Compiles and links a program; the error carries the GL info log.
+fn program(
+    gl: &glow::Context,
+    name: &str,
+    vertex: &str,
+    fragment: &str,
+) -> Result<glow::Program, String> {
+    // SAFETY (whole function): plain WebGL calls on objects created here.
+    unsafe {
+        let program = gl.create_program()?;
+        let mut shaders = Vec::with_capacity(2);
+        for (kind, stage, source) in [
+            (glow::VERTEX_SHADER, "vertex", vertex),
+            (glow::FRAGMENT_SHADER, "fragment", fragment),
+        ] {
+            let shader = gl.create_shader(kind)?;
+            gl.shader_source(shader, source);
+            gl.compile_shader(shader);
+            if !gl.get_shader_compile_status(shader) {
+                let log = gl.get_shader_info_log(shader);
+                gl.delete_shader(shader);
+                for shader in shaders {
+                    gl.delete_shader(shader);
+                }
+                gl.delete_program(program);
+                return Err(format!(
+                    "the {name} {stage} shader did not compile: {}",
+                    log.trim()
+                ));
+            }
+            gl.attach_shader(program, shader);
+            shaders.push(shader);
+        }
+        gl.link_program(program);
+        let linked = gl.get_program_link_status(program);
+        let log = gl.get_program_info_log(program);
+        for shader in shaders {
+            gl.detach_shader(program, shader);
+            gl.delete_shader(shader);
+        }
+        if !linked {
+            gl.delete_program(program);
+            return Err(format!("the {name} program did not link: {}", log.trim()));
+        }
+        Ok(program)
+    }
+}
+
+/// Size of a cone in a world of side `world`.
+fn boid_size(world: f32) -> f32 {
+    BOID_SIZE * (world / REFERENCE_WORLD).max(0.1).sqrt()
+}
+
+impl Renderer {
+    /// Compiles the shaders and uploads the static meshes. Shader errors come back with
+    /// the GL info log in the message.
+    pub fn new(gl: glow::Context) -> Result<Renderer, String> {
+        let cone_program = program(&gl, "cone", CONE_VERT, CONE_FRAG)?;
+        let line_program = program(&gl, "line", BOX_VERT, BOX_FRAG)?;
+        let sphere_program = program(&gl, "sphere", SPHERE_VERT, SPHERE_FRAG)?;
+        // SAFETY (block): WebGL calls on objects created here, with data that outlives them.
+        unsafe {
+            let location = |program, name: &str| gl.get_uniform_location(program, name);
+            let cones = ConeProgram {
+                program: cone_program,
+                view_proj: location(cone_program, "u_view_proj"),
+                eye: location(cone_program, "u_eye"),
+                size: location(cone_program, "u_size"),
+                cruise: location(cone_program, "u_cruise"),
+                fog: location(cone_program, "u_fog"),
+                species: location(cone_program, "u_species"),
+            };
+            let lines = LineProgram {
+                program: line_program,
+                view_proj: location(line_program, "u_view_proj"),
+                eye: location(line_program, "u_eye"),
+                scale: location(line_program, "u_scale"),
+                fog: location(line_program, "u_fog"),
+                color: location(line_program, "u_color"),
+            };
+            let spheres = SphereProgram {
+                program: sphere_program,
+                view_proj: location(sphere_program, "u_view_proj"),
+                eye: location(sphere_program, "u_eye"),
+                sphere: location(sphere_program, "u_sphere"),
+                fog: location(sphere_program, "u_fog"),
+            };
+
+            // The cone: static mesh (attributes 0, 1) + per-instance records (2, 3).
+            let cone = mesh::cone();
+            let cone_vao = gl.create_vertex_array()?;
+            gl.bind_vertex_array(Some(cone_vao));
+            let cone_vertices = gl.create_buffer()?;
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(cone_vertices));
+            gl.buffer_data_u8_slice(
+                glow::ARRAY_BUFFER,
+                as_bytes(&cone.vertices),
+                glow::STATIC_DRAW,
+            );
+            let stride = (mesh::VERTEX_FLOATS * 4) as i32;
+            gl.enable_vertex_attrib_array(0);
+            gl.vertex_attrib_pointer_f32(0, 3, glow::FLOAT, false, stride, 0);
+            gl.enable_vertex_attrib_array(1);
+            gl.vertex_attrib_pointer_f32(1, 3, glow::FLOAT, false, stride, 12);
+            let cone_indices = gl.create_buffer()?;
+            gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(cone_indices));
+            gl.buffer_data_u8_slice(
+                glow::ELEMENT_ARRAY_BUFFER,
+                index_bytes(&cone.indices),
+                glow::STATIC_DRAW,
+            );
+            let instances = gl.create_buffer()?;
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(instances));
+            gl.buffer_data_size(
+                glow::ARRAY_BUFFER,
+                INITIAL_CAPACITY as i32 * INSTANCE_BYTES,
+                glow::DYNAMIC_DRAW,
+            );
+            for (attribute, offset) in [(2, 0), (3, 16)] {
+                gl.enable_vertex_attrib_array(attribute);
+                gl.vertex_attrib_pointer_f32(
+                    attribute,
+                    4,
+                    glow::FLOAT,
+                    false,
+                    INSTANCE_BYTES,
+                    offset,
+                );
+                gl.vertex_attrib_divisor(attribute, 1);
+            }
+            gl.bind_vertex_array(None);
+
+            // The cube's edges.
+            let edges = mesh::cube_edges();
+            let lines_mesh_len = edges.len();
+            let box_vao = gl.create_vertex_array()?;
+            gl.bind_vertex_array(Some(box_vao));
+            let box_vertices = gl.create_buffer()?;
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(box_vertices));
+            gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, as_bytes(&edges), glow::STATIC_DRAW);
+            gl.enable_vertex_attrib_array(0);
+            gl.vertex_attrib_pointer_f32(0, 3, glow::FLOAT, false, 12, 0);
+
+            // Obstacles: one unit sphere, placed and scaled by a uniform per obstacle.
+            let ball = mesh::sphere();
+            let sphere_vao = gl.create_vertex_array()?;
+            gl.bind_vertex_array(Some(sphere_vao));
+            let sphere_vertices = gl.create_buffer()?;
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(sphere_vertices));
+            gl.buffer_data_u8_slice(
+                glow::ARRAY_BUFFER,
+                as_bytes(&ball.vertices),
+                glow::STATIC_DRAW,
+            );
+            gl.enable_vertex_attrib_array(0);
+            gl.vertex_attrib_pointer_f32(0, 3, glow::FLOAT, false, stride, 0);
+            let sphere_indices = gl.create_buffer()?;
+            gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(sphere_indices));
+            gl.buffer_data_u8_slice(
+                glow::ELEMENT_ARRAY_BUFFER,
+                index_bytes(&ball.indices),
+                glow::STATIC_DRAW,
+            );
+
+            // The leaders' loop: filled when leaders first appear, refilled when it moves.
+            let path_vao = gl.create_vertex_array()?;
+            gl.bind_vertex_array(Some(path_vao));
+            let path_vertices = gl.create_buffer()?;
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(path_vertices));
+            gl.buffer_data_size(
+                glow::ARRAY_BUFFER,
+                (PATH_SAMPLES * 12) as i32,
+                glow::DYNAMIC_DRAW,
+            );
+            gl.enable_vertex_attrib_array(0);
+            gl.vertex_attrib_pointer_f32(0, 3, glow::FLOAT, false, 12, 0);
+            gl.bind_vertex_array(None);
+            gl.bind_buffer(glow::ARRAY_BUFFER, None);
+
+            // Fixed state: this renderer owns the context.
+            gl.enable(glow::DEPTH_TEST);
+            gl.depth_func(glow::LEQUAL);
+            gl.enable(glow::CULL_FACE);
+            gl.cull_face(glow::BACK);
+            // Premultiplied alpha: fogged boids fade into the page's background.
+            gl.enable(glow::BLEND);
+            gl.blend_func(glow::ONE, glow::ONE_MINUS_SRC_ALPHA);
+            gl.clear_color(0.0, 0.0, 0.0, 0.0);
+
+            Ok(Renderer {
+                cones,
+                lines,
+                spheres,
+                cone_vao,
+                cone_vertices,
+                cone_indices,
+                cone_index_count: cone.indices.len() as i32,
+                instances,
+                capacity: INITIAL_CAPACITY,
+                staging: Vec::with_capacity(INITIAL_CAPACITY * INSTANCE_FLOATS),
+                box_vao,
+                box_vertices,
+                box_vertex_count: (lines_mesh_len / 3) as i32,
+                sphere_vao,
+                sphere_vertices,
+                sphere_indices,
+                sphere_index_count: ball.indices.len() as i32,
+                path_vao,
+                path_vertices,
+                path: Vec::new(),
+                path_scratch: Vec::with_capacity(PATH_SAMPLES * 3),
+                gl,
+            })
+        }
+    }
+
+    /// Instances the GPU buffer holds now (grows by doubling, never shrinks).
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// Interleaves the flock's boids, then its hawks and leaders, into the staging records.
+    fn stage(&mut self, flock: &sim::Flock) {
+        self.staging.clear();
+        let species = flock.species();
+        let boids = flock
+            .positions()
+            .chunks_exact(3)
+            .zip(flock.velocities().chunks_exact(3))
+            .enumerate()
+            .map(|(i, (p, v))| (p, v, KIND_BOID, species.get(i).copied().unwrap_or(0)));
+        let hawks = flock
+            .predator_positions()
+            .chunks_exact(3)
+            .zip(flock.predator_velocities().chunks_exact(3))
+            .map(|(p, v)| (p, v, KIND_HAWK, 0));
+        let leaders = flock
+            .leader_positions()
+            .chunks_exact(3)
+            .zip(flock.leader_velocities().chunks_exact(3))
+            .map(|(p, v)| (p, v, KIND_LEADER, 0));
+        for (p, v, kind, species) in boids.chain(hawks).chain(leaders) {
+            let [px, py, pz] = gl_xyz(p);
+            let [vx, vy, vz] = gl_xyz(v);
+            self.staging
+                .extend_from_slice(&[px, py, pz, kind, vx, vy, vz, f32::from(species)]);
+        }
+    }
+
+    /// Sends the leaders' loop to the GPU when it differs from what is there.
+    fn update_path(&mut self, flock: &sim::Flock) {
+        self.path_scratch.clear();
+        if !flock.leader_positions().is_empty() {
+            let samples = flock.leader_path(PATH_SAMPLES);
+            self.path_scratch
+                .extend(samples.chunks_exact(3).flat_map(gl_xyz));
+        }
+        if self.path_scratch != self.path {
+            std::mem::swap(&mut self.path, &mut self.path_scratch);
+            if !self.path.is_empty() {
+                let gl = &self.gl;
+                // SAFETY: uploads into this renderer's own buffer, sized for PATH_SAMPLES.
+                unsafe {
+                    gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.path_vertices));
+                    gl.buffer_sub_data_u8_slice(glow::ARRAY_BUFFER, 0, as_bytes(&self.path));
+                }
+            }
+        }
+    }
+
+    /// Draws one frame: clears, uploads the instance records once, draws all cones in one
+    /// instanced call and, when the world has walls, the cube's edges.
+    pub fn draw(&mut self, flock: &sim::Flock, camera: &OrbitCamera, viewport: Viewport) {
+        let world = flock.world_size();
+        let flat = flock.is_flat();
+        let aspect = viewport.width.max(1) as f32 / viewport.height.max(1) as f32;
+        let frame = if flat {
+            camera.frame_from_above(world, aspect)
+        } else {
+            camera.frame(world, aspect)
+        };
+        // Fog from just in front of the centre to the far side of the world.
+        let fog = [
+            (frame.distance - 0.4 * frame.radius).max(0.0),
+            frame.distance + 1.1 * frame.radius,
+        ];
+        let view_proj = frame.view_proj.to_cols_array();
+        self.update_path(flock);
+        self.stage(flock);
+        let count = self.staging.len() / INSTANCE_FLOATS;
+        let gl = &self.gl;
+        // SAFETY (block): WebGL calls on this renderer's objects; the uploaded slice is
+        // borrowed for the duration of the call.
+        unsafe {
+            gl.viewport(0, 0, viewport.width, viewport.height);
+            gl.clear(glow::COLOR_BUFFER_BIT | glow::DEPTH_BUFFER_BIT);
+
+            if count > 0 {
+                let c = &self.cones;
+                gl.use_program(Some(c.program));
+                gl.uniform_matrix_4_f32_slice(c.view_proj.as_ref(), false, &view_proj);
+                gl.uniform_3_f32(c.eye.as_ref(), frame.eye.x, frame.eye.y, frame.eye.z);
+                gl.uniform_1_f32(c.size.as_ref(), boid_size(world));
+                gl.uniform_1_f32(c.cruise.as_ref(), flock.settings().speed);
+                gl.uniform_2_f32(c.fog.as_ref(), fog[0], fog[1]);
+                gl.uniform_1_f32(c.species.as_ref(), flock.settings().species as f32);
+                gl.bind_vertex_array(Some(self.cone_vao));
+                gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.instances));
+                if count > self.capacity {
+                    // Rare: room for at least twice as many, so growth is logarithmic.
+                    self.capacity = count.next_power_of_two().max(2 * self.capacity);
+                    gl.buffer_data_size(
+                        glow::ARRAY_BUFFER,
+                        (self.capacity as i32) * INSTANCE_BYTES,
+                        glow::DYNAMIC_DRAW,
+                    );
+                }
+                gl.buffer_sub_data_u8_slice(glow::ARRAY_BUFFER, 0, as_bytes(&self.staging));
+                gl.draw_elements_instanced(
+                    glow::TRIANGLES,
+                    self.cone_index_count,
+                    glow::UNSIGNED_SHORT,
+                    0,
+                    count as i32,
+                );
+            }
+
+            let obstacles = flock.obstacles();
+            if !obstacles.is_empty() {
+                let o = &self.spheres;
+                gl.use_program(Some(o.program));
+                gl.uniform_matrix_4_f32_slice(o.view_proj.as_ref(), false, &view_proj);
+                gl.uniform_3_f32(o.eye.as_ref(), frame.eye.x, frame.eye.y, frame.eye.z);
+                gl.uniform_2_f32(o.fog.as_ref(), fog[0], fog[1]);
+                gl.bind_vertex_array(Some(self.sphere_vao));
+                for &[x, y, z, radius] in obstacles {
+                    gl.uniform_4_f32(o.sphere.as_ref(), x, z, y, radius);
+                    gl.draw_elements(
+                        glow::TRIANGLES,
+                        self.sphere_index_count,
+                        glow::UNSIGNED_SHORT,
+                        0,
+                    );
+                }
+            }
+
+            let l = &self.lines;
+            let walls = !flock.settings().wrap;
+            if walls || !self.path.is_empty() {
+                gl.use_program(Some(l.program));
+                gl.uniform_matrix_4_f32_slice(l.view_proj.as_ref(), false, &view_proj);
+                gl.uniform_3_f32(l.eye.as_ref(), frame.eye.x, frame.eye.y, frame.eye.z);
+                gl.uniform_2_f32(l.fog.as_ref(), fog[0], fog[1]);
+                // Lines never hide boids: test depth, don't write it.
+                gl.depth_mask(false);
+            }
+            if walls {
+                // A flat world is a square: the cube squashed to its floor.
+                let height = if flat { 0.0 } else { world };
+                gl.uniform_3_f32(l.scale.as_ref(), world, height, world);
+                gl.uniform_4_f32(l.color.as_ref(), 0.62, 0.76, 1.0, 0.28);
+                gl.bind_vertex_array(Some(self.box_vao));
+                gl.draw_arrays(glow::LINES, 0, self.box_vertex_count);
+            }
+            if !self.path.is_empty() {
+                gl.uniform_3_f32(l.scale.as_ref(), 1.0, 1.0, 1.0);
+                gl.uniform_4_f32(l.color.as_ref(), 1.0, 0.8, 0.35, 0.45);
+                gl.bind_vertex_array(Some(self.path_vao));
+                gl.draw_arrays(glow::LINE_LOOP, 0, (self.path.len() / 3) as i32);
+            }
+            gl.depth_mask(true);
+            gl.bind_vertex_array(None);
+        }
+    }
+}
+
+impl Drop for Renderer {
+    fn drop(&mut self) {
+        let gl = &self.gl;
+        // SAFETY (block): deletes this renderer's own objects.
+        unsafe {
+            // After a context loss the objects are gone (and deleting them again would make
+            // WebGL warn): `isProgram` is false for them, without an error.
+            if !gl.is_program(self.cones.program) {
+                return;
+            }
+            for vao in [self.cone_vao, self.box_vao, self.sphere_vao, self.path_vao] {
+                gl.delete_vertex_array(vao);
+            }
+            for buffer in [
+                self.cone_vertices,
+                self.cone_indices,
+                self.instances,
+                self.box_vertices,
+                self.sphere_vertices,
+                self.sphere_indices,
+                self.path_vertices,
+            ] {
+                gl.delete_buffer(buffer);
+            }
+            for program in [self.cones.program, self.lines.program, self.spheres.program] {
+                gl.delete_program(program);
+            }
+        }
+    }
+}
