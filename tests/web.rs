@@ -5,6 +5,7 @@
 
 use boids::web::Flock;
 use js_sys::{Array, Float32Array, Function, Reflect};
+use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
@@ -21,7 +22,7 @@ const SLIDERS: [&str; 6] = [
 ];
 
 type Getter = fn(&Flock) -> f64;
-type Setter = fn(&mut Flock, f64) -> Result<f64, JsValue>;
+type Setter = fn(&mut Flock, &JsValue) -> Result<f64, JsValue>;
 
 /// The real-valued parameters with their Rust getter/setter and documented range.
 fn real_params() -> Vec<(&'static str, Getter, Setter, f64, f64)> {
@@ -46,8 +47,13 @@ fn real_params() -> Vec<(&'static str, Getter, Setter, f64, f64)> {
     ]
 }
 
+/// A JavaScript number.
+fn js(value: f64) -> JsValue {
+    JsValue::from_f64(value)
+}
+
 fn flock(count: f64) -> Flock {
-    Flock::new(count, Some(12345.0)).expect("a finite count builds a flock")
+    Flock::new(&js(count), &js(12345.0)).expect("a finite count builds a flock")
 }
 
 fn get(object: &JsValue, key: &str) -> JsValue {
@@ -99,15 +105,15 @@ fn assert_range_error(result: Result<f64, JsValue>, what: &str) {
 
 #[wasm_bindgen_test]
 fn constructor_clamps_count_and_keeps_the_seed() {
-    let small = Flock::new(3.0, Some(7.0)).unwrap();
+    let small = Flock::new(&js(3.0), &js(7.0)).unwrap();
     assert_eq!(small.count(), 50.0, "count is clamped to its minimum");
     assert_eq!(small.seed(), 7.0);
 
-    let rounded = Flock::new(123.6, Some(1.0)).unwrap();
+    let rounded = Flock::new(&js(123.6), &js(1.0)).unwrap();
     assert_eq!(rounded.count(), 124.0, "count is rounded to a whole number");
     assert_eq!(positions(&rounded).len(), 3 * 124);
 
-    let unseeded = Flock::new(60.0, None).unwrap();
+    let unseeded = Flock::new(&js(60.0), &JsValue::UNDEFINED).unwrap();
     let seed = unseeded.seed();
     assert!(
         seed.is_finite() && seed >= 0.0 && seed.fract() == 0.0,
@@ -118,7 +124,7 @@ fn constructor_clamps_count_and_keeps_the_seed() {
 #[wasm_bindgen_test]
 fn constructor_throws_range_error_for_non_finite_count() {
     for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
-        match Flock::new(bad, Some(1.0)) {
+        match Flock::new(&js(bad), &js(1.0)) {
             Ok(_) => panic!("new Flock({bad}) must throw"),
             Err(error) => assert!(
                 error.is_instance_of::<js_sys::RangeError>(),
@@ -133,14 +139,14 @@ fn setters_clamp_to_the_documented_range_and_return_the_applied_value() {
     let mut flock = flock(200.0);
     for (name, getter, setter, min, max) in real_params() {
         assert_eq!(
-            setter(&mut flock, min - 100.0).unwrap(),
+            setter(&mut flock, &js(min - 100.0)).unwrap(),
             min,
             "{name} below min"
         );
         assert_eq!(getter(&flock), min, "{name} getter after clamping to min");
 
         assert_eq!(
-            setter(&mut flock, max + 1e6).unwrap(),
+            setter(&mut flock, &js(max + 1e6)).unwrap(),
             max,
             "{name} above max"
         );
@@ -148,21 +154,21 @@ fn setters_clamp_to_the_documented_range_and_return_the_applied_value() {
 
         let inside = min + 0.25 * (max - min);
         assert_eq!(
-            setter(&mut flock, inside).unwrap(),
+            setter(&mut flock, &js(inside)).unwrap(),
             inside,
             "{name} in range"
         );
         assert_eq!(getter(&flock), inside, "{name} getter in range");
     }
 
-    assert_eq!(flock.setCount(1.0).unwrap(), 50.0, "count below min");
+    assert_eq!(flock.setCount(&js(1.0)).unwrap(), 50.0, "count below min");
     assert_eq!(flock.count(), 50.0);
     assert_eq!(
         positions(&flock).len(),
         3 * 50,
         "setCount resizes the flock"
     );
-    assert_eq!(flock.setCount(321.4).unwrap(), 321.0, "count rounds");
+    assert_eq!(flock.setCount(&js(321.4)).unwrap(), 321.0, "count rounds");
     assert_eq!(
         positions(&flock).len(),
         3 * 321,
@@ -175,9 +181,9 @@ fn non_finite_values_throw_range_error_and_change_nothing() {
     let mut flock = flock(100.0);
     for (name, getter, setter, min, max) in real_params() {
         let before = min + 0.5 * (max - min);
-        setter(&mut flock, before).unwrap();
+        setter(&mut flock, &js(before)).unwrap();
         for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
-            assert_range_error(setter(&mut flock, bad), &format!("set {name}({bad})"));
+            assert_range_error(setter(&mut flock, &js(bad)), &format!("set {name}({bad})"));
             assert_eq!(
                 getter(&flock),
                 before,
@@ -186,7 +192,7 @@ fn non_finite_values_throw_range_error_and_change_nothing() {
         }
     }
     for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
-        assert_range_error(flock.setCount(bad), &format!("setCount({bad})"));
+        assert_range_error(flock.setCount(&js(bad)), &format!("setCount({bad})"));
         assert_eq!(flock.count(), 100.0, "setCount({bad}) changed the count");
         assert_eq!(positions(&flock).len(), 300);
     }
@@ -195,7 +201,7 @@ fn non_finite_values_throw_range_error_and_change_nothing() {
 #[wasm_bindgen_test]
 fn range_error_message_names_the_parameter() {
     let mut flock = flock(100.0);
-    let error = flock.setCohesion(f64::NAN).unwrap_err();
+    let error = flock.setCohesion(&js(f64::NAN)).unwrap_err();
     let message = string(&error, "message");
     assert!(
         message.contains("cohesion"),
@@ -208,7 +214,7 @@ fn positions_are_finite_and_move_with_each_step() {
     let mut flock = flock(500.0);
     let mut previous = positions(&flock);
     for _ in 0..5 {
-        flock.step(1.0 / 60.0);
+        flock.step(&js(1.0 / 60.0)).unwrap();
         let next = positions(&flock);
         assert_ne!(
             sorted_xs(&previous),
@@ -218,9 +224,9 @@ fn positions_are_finite_and_move_with_each_step() {
         previous = next;
     }
     // A huge dt is capped and subdivided; nothing may become NaN.
-    flock.step(10.0);
+    flock.step(&js(10.0)).unwrap();
     positions(&flock);
-    flock.step(0.0);
+    flock.step(&js(0.0)).unwrap();
     positions(&flock);
 }
 
@@ -239,8 +245,8 @@ fn same_seed_gives_the_same_flock_and_rebuild_rescatters() {
     let mut b = flock(300.0);
     assert_eq!(positions(&a), positions(&b), "same seed, same start");
     for _ in 0..3 {
-        a.step(1.0 / 60.0);
-        b.step(1.0 / 60.0);
+        a.step(&js(1.0 / 60.0)).unwrap();
+        b.step(&js(1.0 / 60.0)).unwrap();
     }
     assert_eq!(positions(&a), positions(&b), "same seed, same steps");
 
@@ -325,4 +331,165 @@ fn params_lists_the_slider_parameters_with_sane_ranges() {
             "{name}: JS setter throws RangeError on NaN"
         );
     }
+}
+
+/// Values of every JavaScript type but number, as a page may pass them.
+fn not_numbers() -> Vec<(&'static str, JsValue)> {
+    vec![
+        ("a string", JsValue::from_str("5")),
+        ("true", JsValue::TRUE),
+        ("null", JsValue::NULL),
+        ("undefined", JsValue::UNDEFINED),
+        ("an object", js_sys::Object::new().into()),
+        ("an array", Array::of1(&js(5.0)).into()),
+        ("a BigInt", js_sys::BigInt::from(10).into()),
+        ("a Symbol", JsValue::symbol(Some("junk"))),
+    ]
+}
+
+fn assert_type_error<T>(result: Result<T, JsValue>, what: &str, names: &[&str]) {
+    let Err(error) = result else {
+        panic!("{what} must throw");
+    };
+    assert!(
+        error.is_instance_of::<js_sys::TypeError>(),
+        "{what} must throw a TypeError, got {error:?}"
+    );
+    let message = string(&error, "message");
+    for name in names {
+        assert!(
+            message.contains(name),
+            "{what}: the message names {name}: {message}"
+        );
+    }
+}
+
+#[wasm_bindgen_test]
+fn setters_throw_type_error_for_anything_but_a_number_and_change_nothing() {
+    let mut flock = flock(100.0);
+    for (name, getter, setter, min, max) in real_params() {
+        let before = min + 0.5 * (max - min);
+        setter(&mut flock, &js(before)).unwrap();
+        let setter_name = format!("Flock.set{}{}", name[..1].to_uppercase(), &name[1..]);
+        for (what, junk) in not_numbers() {
+            assert_type_error(
+                setter(&mut flock, &junk),
+                &format!("{setter_name}({what})"),
+                &[&setter_name, "value", "must be a number"],
+            );
+            assert_eq!(getter(&flock), before, "{setter_name}({what}) changed it");
+        }
+    }
+    for (what, junk) in not_numbers() {
+        assert_type_error(flock.setCount(&junk), what, &["Flock.setCount"]);
+        assert_type_error(flock.step(&junk), what, &["Flock.step", "dt"]);
+        assert_type_error(flock.leader_path(&junk), what, &["Flock.leaderPath"]);
+    }
+    assert_eq!(flock.count(), 100.0);
+}
+
+#[wasm_bindgen_test]
+fn the_constructor_checks_its_arguments() {
+    for (what, junk) in not_numbers() {
+        assert_type_error(
+            Flock::new(&junk, &js(1.0)),
+            &format!("new Flock({what})"),
+            &["new Flock", "count"],
+        );
+        if what != "null" && what != "undefined" {
+            assert_type_error(
+                Flock::new(&js(60.0), &junk),
+                &format!("new Flock(60, {what})"),
+                &["new Flock", "seed"],
+            );
+        }
+    }
+    let seeded = Flock::new(&js(60.0), &JsValue::NULL).expect("a null seed draws one");
+    assert!(seeded.seed() >= 0.0);
+}
+
+#[wasm_bindgen_test]
+fn apply_preset_given_a_non_string_throws_type_error_and_changes_nothing() {
+    let mut flock = flock(100.0);
+    let before = flock.cohesion();
+    for (what, junk) in not_numbers()
+        .into_iter()
+        .filter(|(what, _)| *what != "a string")
+        .chain([("a number", js(123.0)), ("NaN", js(f64::NAN))])
+    {
+        assert_type_error(
+            flock.apply_preset(&junk),
+            &format!("applyPreset({what})"),
+            &["Flock.applyPreset", "name", "must be a string"],
+        );
+    }
+    assert_eq!(flock.cohesion(), before);
+    let unknown = flock.apply_preset(&"nope".into()).unwrap_err();
+    assert!(unknown.is_instance_of::<js_sys::RangeError>());
+    let long = flock.apply_preset(&"m".repeat(100_000).into()).unwrap_err();
+    assert!(long.is_instance_of::<js_sys::RangeError>());
+    flock.apply_preset(&"murmuration".into()).unwrap();
+}
+
+#[wasm_bindgen_test]
+fn obstacles_and_the_pointer_check_their_arguments() {
+    let mut flock = flock(100.0);
+    let n = js(5.0);
+    for (what, junk) in not_numbers() {
+        assert_type_error(
+            flock.add_obstacle(&n, &n, &junk, &n),
+            &format!("addObstacle(5, 5, {what}, 5)"),
+            &["Flock.addObstacle", "z"],
+        );
+        assert_type_error(
+            flock.set_pointer(&junk, &n, &n, &JsValue::FALSE),
+            &format!("setPointer({what}, 5, 5, false)"),
+            &["Flock.setPointer", "x"],
+        );
+    }
+    assert_type_error(
+        flock.set_pointer(&n, &n, &n, &js(1.0)),
+        "setPointer(5, 5, 5, 1)",
+        &["Flock.setPointer", "repel", "true or false"],
+    );
+    assert_type_error(flock.set_wrap(&js(1.0)), "setWrap(1)", &["Flock.setWrap"]);
+    assert!(flock.obstacles().length() == 0, "nothing was added");
+    let nan = flock.add_obstacle(&n, &n, &n, &js(f64::NAN)).unwrap_err();
+    assert!(nan.is_instance_of::<js_sys::RangeError>());
+    assert!(string(&nan, "message").contains("Flock.addObstacle"));
+    assert!(
+        flock.add_obstacle(&n, &n, &n, &n).unwrap(),
+        "an obstacle is added"
+    );
+}
+
+#[wasm_bindgen(
+    inline_js = "export function call_and_catch(f) { try { f(); return null; } catch (error) { return error; } }"
+)]
+extern "C" {
+    fn call_and_catch(f: &Function) -> JsValue;
+}
+
+#[wasm_bindgen_test]
+fn a_panic_traps_and_take_panic_gives_its_message_once() {
+    // Our hook from now on, for the tests after this one too: after the trap std counts this
+    // thread as panicking, and `set_hook` would refuse to put the harness's back.
+    boids::web::keep_panics();
+    let _ = boids::web::take_panic();
+    let panicking = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(|| {
+        panic!("a test panic, on purpose");
+    });
+    let error = call_and_catch(panicking.as_ref().unchecked_ref());
+    // The closure was left mid-call by the trap: never call or drop it again.
+    panicking.forget();
+    assert!(
+        error.is_instance_of::<js_sys::WebAssembly::RuntimeError>(),
+        "a panic traps: {error:?}"
+    );
+    let message = boids::web::take_panic().expect("the panic's message is kept");
+    assert!(
+        message.contains("a test panic, on purpose"),
+        "the kept message: {message}"
+    );
+    assert_eq!(boids::web::take_panic(), None, "taken once");
 }

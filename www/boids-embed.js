@@ -18,7 +18,7 @@
 // Each instance owns its Flock, View (WebGL2 context), camera and controls. JS stays thin:
 // no simulation logic here, ranges and defaults come from the parameter table.
 
-import init, { Flock, View } from '../boids.js';
+import init, { Flock, View, takePanic } from '../boids.js';
 import { texts, pickLang } from './i18n.js';
 import { buildControls, formatValue, readParam, writeParam } from './controls.js';
 import { attachCameraInput } from './camera-input.js';
@@ -51,15 +51,31 @@ if (![...document.querySelectorAll('link[rel~="stylesheet"]')].some((link) => li
   document.head.append(link);
 }
 
-// A Rust panic prints its message with console.error (console_error_panic_hook) and then traps
-// as a WebAssembly.RuntimeError ("unreachable"); keep the panic's own words to show.
-let lastPanic = null;
-const consoleError = console.error.bind(console);
-console.error = (...args) => {
-  const text = args.map(String).join(' ');
-  if (text.includes('panicked at')) lastPanic = text.split('\n\nStack:')[0].trim();
-  consoleError(...args);
-};
+/**
+ * Whether `error` is the wasm module trapping: a `WebAssembly.RuntimeError` (a Rust panic
+ * traps as "unreachable", after keeping its message for `takePanic()`). No argument of ours
+ * makes a call trap; should one still (a bug), the flock it happened in shows the error and
+ * stops, and every other flock on the page carries on.
+ */
+const isTrap = (error) => error instanceof WebAssembly.RuntimeError;
+
+/** The panic behind a trap, in its own words, or null. */
+function panicMessage() {
+  try {
+    return takePanic() ?? null;
+  } catch {
+    return null; // the module is past answering
+  }
+}
+
+/** Whatever was thrown, as text (never throws itself: `String(Object.create(null))` does). */
+function errorText(error) {
+  try {
+    return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  } catch {
+    return Object.prototype.toString.call(error);
+  }
+}
 
 // The simulation comes in two builds of the same crate (scripts/build-relaxed.sh):
 // - 'relaxed-simd', boids_relaxed_bg.wasm: the neighbour scan's multiply-adds fused, about
@@ -109,7 +125,7 @@ try {
   build = await loadBuild();
 } catch (error) {
   initError = error;
-  consoleError(error);
+  console.error(error);
 }
 
 const SPECS = initError ? [] : Flock.params();
@@ -326,7 +342,7 @@ export class BoidsFlock extends HTMLElement {
     unregister(this);
     this.resizer?.disconnect();
     this.dropView({ lose: true });
-    this.flock?.free();
+    this.letGo(() => this.flock?.free());
     this.flock = null;
     if (this.isPage) window.flock = window.view = undefined;
     clearTimeout(this.urlTimer);
@@ -365,30 +381,43 @@ export class BoidsFlock extends HTMLElement {
       warn(`${where} is not a valid ${spec.name} (${expected}); keeping ${current}`);
       return false;
     }
-    const applied = writeParam(this.flock, spec, value);
-    if (spec.kind !== 'toggle' && Math.abs(applied - value) > spec.step / 2) {
-      warn(`${where}: ${spec.name} runs from ${spec.min} to ${spec.max}; using ${formatNumber(applied)}`);
-    }
+    this.warnClamped(where, spec, value, writeParam(this.flock, spec, value));
     this.explicit.add(spec.name);
     return true;
   }
 
+  /** The console warning for a setting the flock clamped into its parameter's range. */
+  warnClamped(where, spec, value, applied) {
+    if (spec.kind !== 'toggle' && Math.abs(applied - value) > spec.step / 2) {
+      warn(`${where}: ${spec.name} runs from ${spec.min} to ${spec.max}; using ${formatNumber(applied)}`);
+    }
+  }
+
   createFlock() {
     const settings = this.collectSettings();
-    const initial = (spec) => {
-      const entry = settings.get(spec.name);
-      if (!entry) return undefined;
+    // Count and seed go to the constructor; the rest are set afterwards, like any change.
+    const initial = new Map();
+    for (const spec of [COUNT, SEED]) {
+      const entry = spec && settings.get(spec.name);
+      if (!entry) continue;
       const [found, raw, where] = entry;
       const value = found.parse(raw);
       if (value === undefined) {
         warn(`${where} is not a valid ${spec.name} (a number from ${spec.min} to ${spec.max}); using the default`);
-        return undefined;
+      } else {
+        initial.set(spec, { value, where });
       }
-      this.explicit.add(spec.name);
-      return Math.min(spec.max, Math.max(spec.min, value));
+    }
+    const start = (spec) => {
+      const value = initial.get(spec)?.value;
+      return value === undefined ? undefined : Math.min(spec.max, Math.max(spec.min, value));
     };
-    const flock = new Flock(initial(COUNT) ?? COUNT.default, SEED ? initial(SEED) : undefined);
+    const flock = this.watch(new Flock(start(COUNT) ?? COUNT.default, SEED ? start(SEED) : undefined));
     this.flock = flock;
+    for (const [spec, { value, where }] of initial) {
+      this.explicit.add(spec.name);
+      this.warnClamped(where, spec, value, readParam(flock, spec));
+    }
     for (const [name, [found, raw, where]] of settings) {
       if (name !== 'count' && name !== 'seed') this.apply(found, raw, where);
     }
@@ -632,7 +661,10 @@ export class BoidsFlock extends HTMLElement {
     ui.cover = element('div', 'bf-cover');
     ui.cover.hidden = true;
     ui.coverText = element('p');
-    ui.resume = button('bf-resume', t('resume'), () => this.resume());
+    ui.resume = element('button', 'bf-resume', t('resume'));
+    ui.resume.type = 'button';
+    // A click anywhere on the cover resumes; its button is the way in for the keyboard.
+    ui.cover.addEventListener('click', () => this.resume());
     ui.cover.append(ui.coverText, ui.resume);
     stage.append(ui.cover);
 
@@ -858,11 +890,46 @@ export class BoidsFlock extends HTMLElement {
     });
   }
 
+  /**
+   * `object` (this instance's Flock or View) as a Proxy whose every method call that traps
+   * the wasm module fails this instance first: the trap may come from a slider, a key, a
+   * lesson's script or the frame loop, and it is this flock that shows it.
+   */
+  watch(object) {
+    const guarded = new Map(); // method → its guarded form (the same function each time)
+    return new Proxy(object, {
+      get: (target, key) => {
+        const value = target[key];
+        if (typeof value !== 'function' || key === 'constructor') return value;
+        if (!guarded.has(value)) {
+          guarded.set(value, (...args) => {
+            try {
+              return value.apply(target, args);
+            } catch (error) {
+              if (isTrap(error)) this.fail(error);
+              throw error;
+            }
+          });
+        }
+        return guarded.get(value);
+      },
+    });
+  }
+
+  /** Runs `release`, which frees wasm objects: one that trapped may throw there, and is let go. */
+  letGo(release) {
+    try {
+      release();
+    } catch (error) {
+      if (this.state !== 'error') throw error;
+    }
+  }
+
   fail(error, { logged = false } = {}) {
     if (this.state === 'error') return;
-    if (!logged) consoleError(error);
-    let detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    if (lastPanic && (error instanceof WebAssembly.RuntimeError || !(error instanceof Error))) detail = lastPanic;
+    if (!logged) console.error(error);
+    const panic = isTrap(error) || !(error instanceof Error) ? panicMessage() : null;
+    const detail = panic ?? errorText(error);
     this.setState('error');
     this.coverReason = null;
     this.showCover();
@@ -1043,7 +1110,7 @@ export class BoidsFlock extends HTMLElement {
 
   createView() {
     try {
-      this.view = new View(this.canvas);
+      this.view = this.watch(new View(this.canvas));
     } catch (error) {
       pool.release(this);
       if (error?.name !== 'WebGL2Unavailable') throw error;
@@ -1066,10 +1133,13 @@ export class BoidsFlock extends HTMLElement {
 
   /** Frees the View; with `lose`, gives the context back to the browser at once. */
   dropView({ lose = false } = {}) {
-    if (this.view) {
-      this.camera = this.view.camera();
-      this.view.free();
-      this.view = null;
+    const view = this.view;
+    this.view = null;
+    if (view) {
+      this.letGo(() => {
+        this.camera = view.camera();
+        view.free();
+      });
     }
     if (lose && this.loseContext && !this.canvas.getContext('webgl2')?.isContextLost()) {
       this.released = true;

@@ -1,40 +1,24 @@
 //! `Flock` for JavaScript: a thin wrapper over [`crate::sim::Flock`] with camelCase names.
-//! Setters clamp to the parameter table and throw a `RangeError` for non-finite values.
+//! Every argument is checked before it reaches the simulation (see `args`): the wrong type
+//! is a `TypeError`, NaN or ±Infinity a `RangeError`; setters clamp to the parameter table.
 
 use crate::within::Within;
 use glam::Vec3;
 use js_sys::{Array, Float32Array, Object, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 
-use crate::sim::{self, Kind, Param, ParamError, Scale, PARAMS, PRESETS};
+use super::args::{self, boolean, finite, number, optional_number, refused};
+use crate::sim::{self, Kind, Param, Scale, PARAMS, PRESETS};
 
 #[wasm_bindgen]
 pub struct Flock {
     inner: sim::Flock,
 }
 
-fn range_error(error: impl std::fmt::Display) -> JsValue {
-    js_sys::RangeError::new(&error.to_string()).into()
-}
-
-/// The `RangeError` for a refused value, its numbers written by JavaScript.
-fn refused(error: ParamError) -> JsValue {
-    js_sys::RangeError::new(&error.message(js_number)).into()
-}
-
-/// `value` as JavaScript writes it.
-fn js_number(value: f64) -> String {
-    js_sys::Number::from(value)
-        .to_string_with_radix(10)
-        .map(String::from)
-        .unwrap_or_default()
-}
-
-fn seed_from_js(seed: Option<f64>) -> Result<Option<u32>, JsValue> {
-    seed.map(|s| Param::Seed.spec().sanitize(s).map(|s| s as u32))
-        .transpose()
-        .map_err(refused)
-}
+/// The longest preset name `applyPreset` reads (the names are a few letters long).
+const PRESET_NAME_MAX: u32 = 64;
+/// Most points `leaderPath` gives.
+const LEADER_PATH_MAX: f64 = 10_000.0;
 
 impl Flock {
     /// The simulation, for the renderer (read only).
@@ -42,8 +26,20 @@ impl Flock {
         &self.inner
     }
 
-    fn set(&mut self, param: Param, value: f64) -> Result<f64, JsValue> {
-        self.inner.set(param, value).map_err(refused)
+    /// A small flock that JavaScript never sees: `start` hands it to `harden.js` to reach
+    /// the class, then frees it.
+    pub(super) fn placeholder() -> Flock {
+        Flock {
+            inner: sim::Flock::new(Param::Count.spec().min as usize, Some(0)),
+        }
+    }
+
+    /// What every setter does. Not inlined: one copy, not one per setter, of the parameter
+    /// table's match (a setter is no hot path).
+    #[inline(never)]
+    fn set(&mut self, method: &str, param: Param, value: &JsValue) -> Result<f64, JsValue> {
+        let value = number(method, "value", value)?;
+        self.inner.set(param, value).map_err(|e| refused(method, e))
     }
 }
 
@@ -60,10 +56,10 @@ macro_rules! js_parameters {
                     self.inner.get($param)
                 }
 
-                #[doc = concat!("Sets `", stringify!($getter), "`, clamped to its range; returns the value applied. Throws `RangeError` for NaN or ±Infinity and changes nothing.")]
+                #[doc = concat!("Sets `", stringify!($getter), "`, clamped to its range; returns the value applied. Throws `TypeError` for anything but a number, `RangeError` for NaN or ±Infinity, and changes nothing.")]
                 #[wasm_bindgen(js_name = $setter)]
-                pub fn $setter(&mut self, value: f64) -> Result<f64, JsValue> {
-                    self.set($param, value)
+                pub fn $setter(&mut self, value: &JsValue) -> Result<f64, JsValue> {
+                    self.set(concat!("Flock.", stringify!($setter)), $param, value)
                 }
             )*
         }
@@ -97,34 +93,48 @@ js_parameters! {
     nearestK / setNearestK => Param::NearestK;
 }
 
-/// Refuses NaN and ±Infinity in a list of named numbers with a `RangeError` naming the first.
-fn finite(values: &[(&'static str, f64)]) -> Result<(), JsValue> {
-    match values.iter().find(|(_, v)| !v.is_finite()) {
-        Some(&(name, value)) => Err(refused(ParamError::NotFinite { name, value })),
-        None => Ok(()),
-    }
-}
-
 fn point(x: f64, y: f64, z: f64) -> Vec3 {
     Vec3::new(x as f32, y as f32, z as f32)
 }
 
+/// Three finite coordinates from JavaScript.
+fn coordinates(method: &str, x: &JsValue, y: &JsValue, z: &JsValue) -> Result<Vec3, JsValue> {
+    Ok(point(
+        finite(method, "x", x)?,
+        finite(method, "y", y)?,
+        finite(method, "z", z)?,
+    ))
+}
+
 #[wasm_bindgen]
 impl Flock {
-    /// `new Flock(count, seed?)`: count is clamped to the table's range; without a seed one
-    /// is drawn from the browser's crypto source (read it back with `seed()`).
+    /// `new Flock(count, seed?)`: count is clamped to the table's range; without a seed
+    /// (`undefined` or `null`) one is drawn from the browser's crypto source (read it back
+    /// with `seed()`).
     #[wasm_bindgen(constructor)]
-    pub fn new(count: f64, seed: Option<f64>) -> Result<Flock, JsValue> {
-        let count = Param::Count.spec().sanitize(count).map_err(refused)?;
-        let seed = seed_from_js(seed)?;
+    pub fn new(count: &JsValue, seed: &JsValue) -> Result<Flock, JsValue> {
+        const METHOD: &str = "new Flock";
+        let count = number(METHOD, "count", count)?;
+        let seed = optional_number(METHOD, "seed", seed)?;
+        let count = Param::Count
+            .spec()
+            .sanitize(count)
+            .map_err(|e| refused(METHOD, e))?;
+        let seed = seed
+            .map(|s| Param::Seed.spec().sanitize(s).map(|s| s as u32))
+            .transpose()
+            .map_err(|e| refused(METHOD, e))?;
         Ok(Flock {
             inner: sim::Flock::new(count as usize, seed),
         })
     }
 
-    /// Advances by `dt` seconds (long steps are capped and subdivided).
-    pub fn step(&mut self, dt: f64) {
+    /// Advances by `dt` seconds (long steps are capped and subdivided; NaN, ±Infinity, zero
+    /// and negative steps do nothing).
+    pub fn step(&mut self, dt: &JsValue) -> Result<(), JsValue> {
+        let dt = number("Flock.step", "dt", dt)?;
         self.inner.step(dt as f32);
+        Ok(())
     }
 
     /// Scatters the boids afresh from the seed with the current settings.
@@ -137,10 +147,13 @@ impl Flock {
         self.inner.settings().wrap
     }
 
+    /// Wraps the edges (`true`) or puts up soft walls (`false`).
     #[wasm_bindgen(js_name = setWrap)]
-    pub fn set_wrap(&mut self, wrap: bool) {
+    pub fn set_wrap(&mut self, wrap: &JsValue) -> Result<(), JsValue> {
+        let wrap = boolean("Flock.setWrap", "wrap", wrap)?;
         // A toggle is always finite: nothing to refuse.
         let _ = self.inner.set(Param::Wrap, if wrap { 1.0 } else { 0.0 });
+        Ok(())
     }
 
     /// Lets the world size follow the count again after `setWorldSize`.
@@ -176,10 +189,7 @@ impl Flock {
     /// Toggles (`kind: "toggle"`) read and set 0 or 1 like any number, except `wrap`, whose
     /// getter and setter take a boolean.
     pub fn params() -> Array {
-        PARAMS
-            .iter()
-            .map(|spec| JsValue::from(spec_object(spec)))
-            .collect()
+        PARAMS.iter().map(spec_object).collect()
     }
 
     /// The presets: `[{name, label, description, values: {param: value}}]`, where each
@@ -188,25 +198,30 @@ impl Flock {
         PRESETS
             .iter()
             .map(|preset| {
-                let object = Object::new();
-                let values = Object::new();
-                for &(param, value) in preset.values {
-                    set_field(&values, param.spec().name, value.into());
-                }
-                set_field(&object, "name", preset.name.into());
-                set_field(&object, "label", preset.label.into());
-                set_field(&object, "description", preset.description.into());
-                set_field(&object, "values", values.into());
-                JsValue::from(object)
+                let values = preset
+                    .values
+                    .iter()
+                    .map(|&(param, value)| (param.spec().name, value.into()));
+                object([
+                    ("name", preset.name.into()),
+                    ("label", preset.label.into()),
+                    ("description", preset.description.into()),
+                    ("values", object(values)),
+                ])
             })
             .collect()
     }
 
-    /// Sets every value of the preset `name` (see `presets()`); throws `RangeError` for a
-    /// name that is not a preset's, and changes nothing.
+    /// Sets every value of the preset `name` (see `presets()`); throws `TypeError` for a
+    /// name that is not a string, `RangeError` for one that is not a preset's, and changes
+    /// nothing.
     #[wasm_bindgen(js_name = applyPreset)]
-    pub fn apply_preset(&mut self, name: &str) -> Result<(), JsValue> {
-        self.inner.apply_preset(name).map_err(range_error)
+    pub fn apply_preset(&mut self, name: &JsValue) -> Result<(), JsValue> {
+        const METHOD: &str = "Flock.applyPreset";
+        let name = args::string(METHOD, "name", name, PRESET_NAME_MAX)?;
+        self.inner
+            .apply_preset(&name)
+            .map_err(|e| args::range_error(METHOD, &e.to_string()))
     }
 
     /// A copy of each boid's species (0 to species − 1), in the same order as `positions()`.
@@ -245,15 +260,16 @@ impl Flock {
     }
 
     /// `samples` points (xyz each) around the leaders' closed loop, for drawing it
-    /// (at most 10,000; non-finite or negative counts give none).
+    /// (at most 10,000; NaN, ±Infinity or negative counts give none).
     #[wasm_bindgen(js_name = leaderPath)]
-    pub fn leader_path(&self, samples: f64) -> Float32Array {
+    pub fn leader_path(&self, samples: &JsValue) -> Result<Float32Array, JsValue> {
+        let samples = number("Flock.leaderPath", "samples", samples)?;
         let samples = if samples.is_finite() {
-            samples.within(0.0, 10_000.0) as usize
+            samples.within(0.0, LEADER_PATH_MAX) as usize
         } else {
             0
         };
-        Float32Array::from(&self.inner.leader_path(samples)[..])
+        Ok(Float32Array::from(&self.inner.leader_path(samples)[..]))
     }
 
     /// A copy of the obstacles: x, y, z of the centre and the radius of each sphere.
@@ -264,85 +280,136 @@ impl Flock {
 
     /// Adds a spherical obstacle at (x, y, z) (kept inside the world; z = 0 in 2D) with
     /// radius `r` (clamped to 0.5–20). Returns false, adding nothing, when there are 32
-    /// already; throws `RangeError` for NaN or ±Infinity.
+    /// already; throws `TypeError` for anything but numbers, `RangeError` for NaN or
+    /// ±Infinity.
     #[wasm_bindgen(js_name = addObstacle)]
-    pub fn add_obstacle(&mut self, x: f64, y: f64, z: f64, r: f64) -> Result<bool, JsValue> {
-        finite(&[("x", x), ("y", y), ("z", z), ("r", r)])?;
-        Ok(self.inner.add_obstacle(point(x, y, z), r as f32))
+    pub fn add_obstacle(
+        &mut self,
+        x: &JsValue,
+        y: &JsValue,
+        z: &JsValue,
+        r: &JsValue,
+    ) -> Result<bool, JsValue> {
+        const METHOD: &str = "Flock.addObstacle";
+        let centre = coordinates(METHOD, x, y, z)?;
+        let r = finite(METHOD, "r", r)?;
+        Ok(self.inner.add_obstacle(centre, r as f32))
     }
 
+    /// Removes every obstacle.
     #[wasm_bindgen(js_name = clearObstacles)]
     pub fn clear_obstacles(&mut self) {
         self.inner.clear_obstacles();
     }
 
     /// Holds the pointer at (x, y, z) (kept inside the world): the flock flies toward it, or
-    /// away from it when `repel`, until `clearPointer()`. Throws `RangeError` for NaN or
-    /// ±Infinity.
+    /// away from it when `repel` is true, until `clearPointer()`. Throws `TypeError` for
+    /// anything but three numbers and a boolean, `RangeError` for NaN or ±Infinity.
     #[wasm_bindgen(js_name = setPointer)]
-    pub fn set_pointer(&mut self, x: f64, y: f64, z: f64, repel: bool) -> Result<(), JsValue> {
-        finite(&[("x", x), ("y", y), ("z", z)])?;
-        self.inner.set_pointer(point(x, y, z), !repel);
+    pub fn set_pointer(
+        &mut self,
+        x: &JsValue,
+        y: &JsValue,
+        z: &JsValue,
+        repel: &JsValue,
+    ) -> Result<(), JsValue> {
+        const METHOD: &str = "Flock.setPointer";
+        let point = coordinates(METHOD, x, y, z)?;
+        let repel = boolean(METHOD, "repel", repel)?;
+        self.inner.set_pointer(point, !repel);
         Ok(())
     }
 
+    /// Lets go of the pointer.
     #[wasm_bindgen(js_name = clearPointer)]
     pub fn clear_pointer(&mut self) {
         self.inner.clear_pointer();
     }
 }
 
-fn set_field(object: &Object, key: &str, value: JsValue) {
-    Reflect::set(object, &key.into(), &value).expect("setting a field of a fresh object");
+/// A fresh object with these fields. A setter that a page put on `Object.prototype` may
+/// refuse one (it throws): that field is left out, rather than a panic trapping the module.
+fn object<'a>(fields: impl IntoIterator<Item = (&'a str, JsValue)>) -> JsValue {
+    let object = Object::new();
+    for (key, value) in fields {
+        let _ = Reflect::set(&object, &key.into(), &value);
+    }
+    object.into()
 }
 
-fn spec_object(spec: &sim::ParamSpec) -> Object {
-    let object = Object::new();
-    let set = |key: &str, value: JsValue| set_field(&object, key, value);
+fn spec_object(spec: &sim::ParamSpec) -> JsValue {
     let setter = format!(
         "set{}{}",
         spec.name[..1].to_ascii_uppercase(),
         &spec.name[1..]
     );
-    set("name", spec.name.into());
-    set("label", spec.label.into());
-    set("min", spec.min.into());
-    set("max", spec.max.into());
-    set("default", spec.default.into());
-    set("step", spec.step.into());
-    set("unit", spec.unit.into());
     let kind = match spec.kind {
         Kind::Real => "real",
         Kind::Integer => "integer",
         Kind::Toggle => "toggle",
     };
-    set("kind", kind.into());
     let scale = match spec.scale {
         Scale::Linear => "linear",
         Scale::Log => "log",
     };
-    set("scale", scale.into());
-    set("slider", spec.slider.into());
-    set("description", spec.description.into());
-    set("getter", spec.name.into());
-    set("setter", setter.into());
-    object
+    object([
+        ("name", spec.name.into()),
+        ("label", spec.label.into()),
+        ("min", spec.min.into()),
+        ("max", spec.max.into()),
+        ("default", spec.default.into()),
+        ("step", spec.step.into()),
+        ("unit", spec.unit.into()),
+        ("kind", kind.into()),
+        ("scale", scale.into()),
+        ("slider", spec.slider.into()),
+        ("description", spec.description.into()),
+        ("getter", spec.name.into()),
+        ("setter", setter.into()),
+    ])
+}
+
+/// The most boids, and the most steps, the benchmarks take.
+const BENCH_MAX: u32 = 100_000;
+
+/// A whole number from `min` to `BENCH_MAX`, for the benchmark `method`.
+fn bench_count(method: &str, name: &str, value: &JsValue, min: u32) -> Result<u32, JsValue> {
+    let value = number(method, name, value)?;
+    if value.fract() == 0.0 && (f64::from(min)..=f64::from(BENCH_MAX)).contains(&value) {
+        Ok(value as u32)
+    } else {
+        Err(args::range_error(
+            method,
+            &format!("{name} must be a whole number from {min} to {BENCH_MAX}"),
+        ))
+    }
 }
 
 /// Milliseconds per step of the standard benchmark scenario (see
-/// `shared/bench-scenario.md`) at `count` boids, measured inside this wasm module: the
-/// median over batches of steps (see below why batches).
+/// `shared/bench-scenario.md`) at `count` boids (1 to 100,000), after `warmup` steps,
+/// measured inside this wasm module over `steps` more (each 0 to 100,000): the median over
+/// batches of steps (see below why batches).
 #[wasm_bindgen(js_name = benchmarkStep)]
-pub fn benchmark_step(count: u32, warmup: u32, steps: u32) -> f64 {
+pub fn benchmark_step(count: &JsValue, warmup: &JsValue, steps: &JsValue) -> Result<f64, JsValue> {
+    const METHOD: &str = "benchmarkStep";
+    let count = bench_count(METHOD, "count", count, 1)?;
+    let warmup = bench_count(METHOD, "warmup", warmup, 0)?;
+    let steps = bench_count(METHOD, "steps", steps, 0)?;
     let mut flock = sim::Flock::bench_scenario(count as usize);
-    time_steps(&mut flock, count as usize, warmup, steps)
+    time_steps(METHOD, &mut flock, count, warmup, steps)
 }
 
 /// Median ms per step of `flock` (`count` boids) over `steps` steps after `warmup`.
-fn time_steps(flock: &mut sim::Flock, count: usize, warmup: u32, steps: u32) -> f64 {
+fn time_steps(
+    method: &str,
+    flock: &mut sim::Flock,
+    count: u32,
+    warmup: u32,
+    steps: u32,
+) -> Result<f64, JsValue> {
     let performance = web_sys::window()
         .and_then(|w| w.performance())
-        .expect("benchmark needs window.performance");
+        .ok_or_else(|| js_sys::Error::new(&format!("{method}: needs window.performance")))?;
     for _ in 0..warmup {
         flock.step(sim::BENCH_DT);
     }
@@ -368,22 +435,40 @@ fn time_steps(flock: &mut sim::Flock, count: usize, warmup: u32, steps: u32) -> 
         })
         .collect();
     times.sort_by(f64::total_cmp);
-    times[times.len() / 2]
+    Ok(times[times.len() / 2])
 }
 
 /// The settled scenarios (`shared/bench-scenario.md`): scenario 0 is the standard one,
 /// 1… the presets in `Flock.presets()` order. Returns `[ms per step, mean neighbours]`
 /// after `warmup` steps, the median over `steps` steps timed inside this wasm module in
-/// batches as `benchmarkStep` does; `undefined` for an unknown scenario.
+/// batches as `benchmarkStep` does; `undefined` for an unknown scenario. Counts as for
+/// `benchmarkStep`.
 #[wasm_bindgen(js_name = benchmarkScenario)]
-pub fn benchmark_scenario(scenario: u32, count: u32, warmup: u32, steps: u32) -> Option<Vec<f64>> {
-    let count = (count as usize).min(1_000_000);
-    let mut flock = match scenario as usize {
-        0 => sim::Flock::bench_scenario(count),
-        k => sim::Flock::preset_scenario(PRESETS.get(k - 1)?, count),
+pub fn benchmark_scenario(
+    scenario: &JsValue,
+    count: &JsValue,
+    warmup: &JsValue,
+    steps: &JsValue,
+) -> Result<Option<Vec<f64>>, JsValue> {
+    const METHOD: &str = "benchmarkScenario";
+    let scenario = number(METHOD, "scenario", scenario)?;
+    let count = bench_count(METHOD, "count", count, 1)?;
+    let warmup = bench_count(METHOD, "warmup", warmup, 0)?;
+    let steps = bench_count(METHOD, "steps", steps, 0)?;
+    let preset = match scenario {
+        0.0 => None,
+        k if k.fract() == 0.0 && k >= 1.0 => match PRESETS.get(k as usize - 1) {
+            Some(preset) => Some(preset),
+            None => return Ok(None),
+        },
+        _ => return Ok(None),
     };
-    Some(vec![
-        time_steps(&mut flock, count, warmup, steps),
+    let mut flock = match preset {
+        None => sim::Flock::bench_scenario(count as usize),
+        Some(preset) => sim::Flock::preset_scenario(preset, count as usize),
+    };
+    Ok(Some(vec![
+        time_steps(METHOD, &mut flock, count, warmup, steps)?,
         f64::from(flock.mean_neighbours()),
-    ])
+    ]))
 }

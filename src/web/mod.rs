@@ -1,15 +1,68 @@
 //! The JavaScript face of the crate: `Flock` (the simulation) and `View` (the renderer).
+//!
+//! No exported function or method traps the module, whatever JavaScript passes: every
+//! argument's type is checked in Rust (`args`), and an object used after `free()` throws a
+//! `TypeError` (`harden.js`). Should a panic still happen (a bug), its message is kept for
+//! `takePanic()`, so that whoever catches the trap can show it.
 
+mod args;
 mod flock;
 mod view;
+
+use std::cell::RefCell;
 
 use wasm_bindgen::prelude::*;
 
 pub use flock::Flock;
 pub use view::View;
 
-/// Runs once when the module is instantiated: Rust panics reach the console with their message.
+#[wasm_bindgen(module = "/src/web/harden.js")]
+extern "C" {
+    /// Hardens what wasm-bindgen's code checks before Rust is reached (see harden.js): a
+    /// freed `Flock` or `View`, and a `View` method given something else than a `Flock`,
+    /// throw a `TypeError` that says so. Takes a placeholder of each class and frees them.
+    fn harden(flock: JsValue, view: JsValue, take_a_flock: &str);
+}
+
+thread_local! {
+    /// The message of the latest panic not yet taken by `takePanic()`.
+    static PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// Runs once when the module is instantiated: Rust panics reach the console with their
+/// message and are kept for `takePanic()`; see `harden` for the rest.
 #[wasm_bindgen(start)]
 pub fn start() {
-    console_error_panic_hook::set_once();
+    keep_panics();
+    harden(
+        Flock::placeholder().into(),
+        View::placeholder().into(),
+        view::TAKE_A_FLOCK,
+    );
+}
+
+/// Sets the panic hook: the message goes to `console.error` (with a stack) and is kept for
+/// `takePanic()`.
+pub fn keep_panics() {
+    std::panic::set_hook(Box::new(|info| {
+        let message = info.to_string();
+        // `try_with`, `try_borrow_mut`: a panic while the message is being kept keeps nothing.
+        let _ = PANIC.try_with(|panic| {
+            if let Ok(mut panic) = panic.try_borrow_mut() {
+                *panic = Some(message);
+            }
+        });
+        console_error_panic_hook::hook(info);
+    }));
+}
+
+/// The message of the last Rust panic in this module (`"panicked at …"`), once: `undefined`
+/// when there was none since the last call. A panic traps the call it happened in (a
+/// `WebAssembly.RuntimeError`, "unreachable"); catch that, then ask this for the reason.
+#[wasm_bindgen(js_name = takePanic)]
+pub fn take_panic() -> Option<String> {
+    PANIC
+        .try_with(|panic| panic.try_borrow_mut().ok()?.take())
+        .ok()
+        .flatten()
 }

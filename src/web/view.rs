@@ -1,13 +1,14 @@
 //! `View` for JavaScript: a WebGL2 canvas that draws a `Flock`, with an orbit camera.
 
 use glam::{Vec3, Vec4Swizzles};
-use js_sys::{Error, Float32Array};
+use js_sys::{Error, Float32Array, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{
     HtmlCanvasElement, WebGl2RenderingContext, WebGlContextAttributes, WebGlPowerPreference,
 };
 
+use super::args::{number, type_error};
 use super::Flock;
 use crate::render::{CameraFrame, OrbitCamera, Renderer, Viewport};
 
@@ -29,18 +30,49 @@ fn no_webgl2(detail: &str) -> JsValue {
 /// named `WebGL2Unavailable` (with a message to show) when the browser has no WebGL2.
 #[wasm_bindgen]
 pub struct View {
-    canvas: HtmlCanvasElement,
-    context: WebGl2RenderingContext,
-    renderer: Renderer,
+    /// `None` only in the placeholder `start` makes (see `placeholder`).
+    gl: Option<Gl>,
     camera: OrbitCamera,
     /// The canvas's size in CSS pixels as last given to `resize` (0 before that).
     css_size: (f64, f64),
 }
 
+/// The canvas, its WebGL2 context and what draws into it.
+struct Gl {
+    canvas: HtmlCanvasElement,
+    context: WebGl2RenderingContext,
+    renderer: Renderer,
+}
+
+/// The methods whose first argument is a `Flock`, separated by spaces (`harden.js` checks
+/// that it is one).
+pub(super) const TAKE_A_FLOCK: &str = "draw worldPointAt cssPointOf";
+
+impl View {
+    /// A View with no canvas, which draws nothing and that JavaScript never sees: `start`
+    /// hands it to `harden.js` to reach the class (only an instance leads there), then frees it.
+    pub(super) fn placeholder() -> View {
+        View {
+            gl: None,
+            camera: OrbitCamera::default(),
+            css_size: (0.0, 0.0),
+        }
+    }
+}
+
 #[wasm_bindgen]
 impl View {
     #[wasm_bindgen(constructor)]
-    pub fn new(canvas: HtmlCanvasElement) -> Result<View, JsValue> {
+    pub fn new(canvas: &JsValue) -> Result<View, JsValue> {
+        let Some(canvas) = canvas.dyn_ref::<HtmlCanvasElement>() else {
+            return Err(type_error(
+                "new View",
+                "canvas",
+                "a <canvas> element",
+                canvas,
+            ));
+        };
+        let canvas = canvas.clone();
         let attributes = WebGlContextAttributes::new();
         attributes.set_alpha(true);
         attributes.set_premultiplied_alpha(true);
@@ -63,9 +95,11 @@ impl View {
         let renderer = Renderer::new(gl)
             .map_err(|message| Error::new(&format!("WebGL2 setup failed: {message}")))?;
         Ok(View {
-            canvas,
-            context,
-            renderer,
+            gl: Some(Gl {
+                canvas,
+                context,
+                renderer,
+            }),
             camera: OrbitCamera::default(),
             css_size: (0.0, 0.0),
         })
@@ -73,19 +107,29 @@ impl View {
 
     /// Draws the flock as it is now (nothing while the context is lost).
     pub fn draw(&mut self, flock: &Flock) {
-        if self.context.is_context_lost() {
+        let Some(gl) = &mut self.gl else { return };
+        if gl.context.is_context_lost() {
             return;
         }
         let viewport = Viewport {
-            width: self.context.drawing_buffer_width(),
-            height: self.context.drawing_buffer_height(),
+            width: gl.context.drawing_buffer_width(),
+            height: gl.context.drawing_buffer_height(),
         };
-        self.renderer.draw(flock.sim(), &self.camera, viewport);
+        gl.renderer.draw(flock.sim(), &self.camera, viewport);
     }
 
     /// Sizes the drawing buffer for a canvas shown at `css_width` × `css_height` CSS
-    /// pixels on a screen with `device_pixel_ratio`.
-    pub fn resize(&mut self, css_width: f64, css_height: f64, device_pixel_ratio: f64) {
+    /// pixels on a screen with `device_pixel_ratio` (sizes below 1 or not finite count as 1).
+    pub fn resize(
+        &mut self,
+        css_width: &JsValue,
+        css_height: &JsValue,
+        device_pixel_ratio: &JsValue,
+    ) -> Result<(), JsValue> {
+        const METHOD: &str = "View.resize";
+        let css_width = number(METHOD, "cssWidth", css_width)?;
+        let css_height = number(METHOD, "cssHeight", css_height)?;
+        let device_pixel_ratio = number(METHOD, "devicePixelRatio", device_pixel_ratio)?;
         let ratio = if device_pixel_ratio.is_finite() && device_pixel_ratio > 0.0 {
             device_pixel_ratio
         } else {
@@ -97,22 +141,31 @@ impl View {
         let shrink = (MAX_SIDE / width.max(height)).min(1.0);
         width = (width * shrink).round().max(1.0);
         height = (height * shrink).round().max(1.0);
-        if self.canvas.width() != width as u32 {
-            self.canvas.set_width(width as u32);
+        if let Some(Gl { canvas, .. }) = &self.gl {
+            if canvas.width() != width as u32 {
+                canvas.set_width(width as u32);
+            }
+            if canvas.height() != height as u32 {
+                canvas.set_height(height as u32);
+            }
         }
-        if self.canvas.height() != height as u32 {
-            self.canvas.set_height(height as u32);
-        }
+        Ok(())
     }
 
-    /// Rotates the camera around the world's centre by a drag of `dx`, `dy` CSS pixels.
-    pub fn orbit(&mut self, dx: f64, dy: f64) {
+    /// Rotates the camera around the world's centre by a drag of `dx`, `dy` CSS pixels
+    /// (NaN or ±Infinity: no change).
+    pub fn orbit(&mut self, dx: &JsValue, dy: &JsValue) -> Result<(), JsValue> {
+        let dx = number("View.orbit", "dx", dx)?;
+        let dy = number("View.orbit", "dy", dy)?;
         self.camera.orbit(dx as f32, dy as f32);
+        Ok(())
     }
 
-    /// Zooms in (`factor` > 1) or out (`factor` < 1).
-    pub fn zoom(&mut self, factor: f64) {
+    /// Zooms in (`factor` > 1) or out (`factor` < 1; NaN, ±Infinity, 0 or less: no change).
+    pub fn zoom(&mut self, factor: &JsValue) -> Result<(), JsValue> {
+        let factor = number("View.zoom", "factor", factor)?;
         self.camera.zoom_by(factor as f32);
+        Ok(())
     }
 
     /// Back to the default view that frames the whole world.
@@ -126,10 +179,12 @@ impl View {
         self.camera.to_array().to_vec()
     }
 
-    /// Restores a camera from `camera()`; ignores anything else.
+    /// Restores a camera from `camera()` (a `Float32Array`, or an array, of its numbers);
+    /// ignores any other array. Throws `TypeError` for anything but an array.
     #[wasm_bindgen(js_name = setCamera)]
-    pub fn set_camera(&mut self, values: &[f32]) {
-        self.camera.set_from(values);
+    pub fn set_camera(&mut self, values: &JsValue) -> Result<(), JsValue> {
+        self.camera.set_from(&camera_values(values)?);
+        Ok(())
     }
 
     /// The point of the scene under the CSS pixel (`css_x`, `css_y`) of the canvas (from its
@@ -139,7 +194,59 @@ impl View {
     /// parallel to it or the plane is behind the eye). The point may lie outside the world;
     /// `addObstacle` and `setPointer` keep what they are given inside it.
     #[wasm_bindgen(js_name = worldPointAt)]
-    pub fn world_point_at(&self, flock: &Flock, css_x: f64, css_y: f64) -> Option<Float32Array> {
+    pub fn world_point_at(
+        &self,
+        flock: &Flock,
+        css_x: &JsValue,
+        css_y: &JsValue,
+    ) -> Result<Option<Float32Array>, JsValue> {
+        let css_x = number("View.worldPointAt", "cssX", css_x)?;
+        let css_y = number("View.worldPointAt", "cssY", css_y)?;
+        Ok(self.point_at(flock, css_x, css_y))
+    }
+
+    /// Where the simulation point (`x`, `y`, `z`) shows on the canvas: `[cssX, cssY]` from
+    /// the top-left corner, or `undefined` behind the eye. The inverse of `worldPointAt`.
+    #[wasm_bindgen(js_name = cssPointOf)]
+    pub fn css_point_of(
+        &self,
+        flock: &Flock,
+        x: &JsValue,
+        y: &JsValue,
+        z: &JsValue,
+    ) -> Result<Option<Float32Array>, JsValue> {
+        const METHOD: &str = "View.cssPointOf";
+        let (x, y, z) = (
+            number(METHOD, "x", x)?,
+            number(METHOD, "y", y)?,
+            number(METHOD, "z", z)?,
+        );
+        let (width, height) = self.css_size();
+        let (frame, _, _) = self.frame(flock);
+        let clip = frame.view_proj * Vec3::new(x as f32, z as f32, y as f32).extend(1.0);
+        // In front of the eye (a NaN w is not).
+        if clip.w.is_nan() || clip.w <= 0.0 {
+            return Ok(None);
+        }
+        let ndc = clip.xy() / clip.w;
+        let css_x = (f64::from(ndc.x) + 1.0) * 0.5 * width;
+        let css_y = (1.0 - f64::from(ndc.y)) * 0.5 * height;
+        Ok(Some(Float32Array::from(&[css_x as f32, css_y as f32][..])))
+    }
+
+    /// Whether the WebGL context is lost (then `draw` does nothing; make a new `View`
+    /// after `webglcontextrestored`).
+    #[wasm_bindgen(js_name = isContextLost)]
+    pub fn is_context_lost(&self) -> bool {
+        self.gl
+            .as_ref()
+            .is_none_or(|gl| gl.context.is_context_lost())
+    }
+}
+
+impl View {
+    /// `worldPointAt` for checked numbers.
+    fn point_at(&self, flock: &Flock, css_x: f64, css_y: f64) -> Option<Float32Array> {
         let (width, height) = self.css_size();
         if !(css_x.is_finite() && css_y.is_finite()) {
             return None;
@@ -164,42 +271,16 @@ impl View {
         Some(Float32Array::from(&[p.x, p.z, p.y][..]))
     }
 
-    /// Where the simulation point (`x`, `y`, `z`) shows on the canvas: `[cssX, cssY]` from
-    /// the top-left corner, or `undefined` behind the eye. The inverse of `worldPointAt`.
-    #[wasm_bindgen(js_name = cssPointOf)]
-    pub fn css_point_of(&self, flock: &Flock, x: f64, y: f64, z: f64) -> Option<Float32Array> {
-        let (width, height) = self.css_size();
-        let (frame, _, _) = self.frame(flock);
-        let clip = frame.view_proj * Vec3::new(x as f32, z as f32, y as f32).extend(1.0);
-        // In front of the eye (a NaN w is not).
-        if clip.w.is_nan() || clip.w <= 0.0 {
-            return None;
-        }
-        let ndc = clip.xy() / clip.w;
-        let css_x = (f64::from(ndc.x) + 1.0) * 0.5 * width;
-        let css_y = (1.0 - f64::from(ndc.y)) * 0.5 * height;
-        Some(Float32Array::from(&[css_x as f32, css_y as f32][..]))
-    }
-
-    /// Whether the WebGL context is lost (then `draw` does nothing; make a new `View`
-    /// after `webglcontextrestored`).
-    #[wasm_bindgen(js_name = isContextLost)]
-    pub fn is_context_lost(&self) -> bool {
-        self.context.is_context_lost()
-    }
-}
-
-impl View {
     /// The canvas's CSS size: as last given to `resize`, else as laid out now.
     fn css_size(&self) -> (f64, f64) {
         let (width, height) = self.css_size;
-        if width > 0.0 && height > 0.0 {
-            (width, height)
-        } else {
-            (
-                f64::from(self.canvas.client_width().max(1)),
-                f64::from(self.canvas.client_height().max(1)),
-            )
+        match &self.gl {
+            _ if width > 0.0 && height > 0.0 => (width, height),
+            Some(Gl { canvas, .. }) => (
+                f64::from(canvas.client_width().max(1)),
+                f64::from(canvas.client_height().max(1)),
+            ),
+            None => (1.0, 1.0),
         }
     }
 
@@ -208,9 +289,13 @@ impl View {
     fn frame(&self, flock: &Flock) -> (CameraFrame, Vec3, Vec3) {
         let sim = flock.sim();
         let world = sim.world_size();
-        let width = self.context.drawing_buffer_width().max(1) as f32;
-        let height = self.context.drawing_buffer_height().max(1) as f32;
-        let aspect = width / height;
+        let (width, height) = self.gl.as_ref().map_or((1, 1), |gl| {
+            (
+                gl.context.drawing_buffer_width().max(1),
+                gl.context.drawing_buffer_height().max(1),
+            )
+        });
+        let aspect = width as f32 / height as f32;
         if sim.is_flat() {
             let frame = self.camera.frame_from_above(world, aspect);
             (frame, Vec3::ZERO, Vec3::Y)
@@ -221,4 +306,28 @@ impl View {
             (frame, target, normal)
         }
     }
+}
+
+/// A camera's values from `camera()`'s `Float32Array`, or any array-like object of at most
+/// `CAMERA_MAX` numbers (`OrbitCamera::set_from` says which lengths it takes and ignores the
+/// rest): a value that is not an object is a `TypeError`; a longer object, or one holding
+/// other things than numbers, gives none (ignored). Read with `Reflect.get`, so a getter's
+/// error comes back as an error and never unwinds past the borrowed `View`.
+fn camera_values(values: &JsValue) -> Result<Vec<f32>, JsValue> {
+    const CAMERA_MAX: f64 = 6.0;
+    if !values.is_object() {
+        return Err(type_error("View.setCamera", "values", "an array", values));
+    }
+    let length = Reflect::get(values, &"length".into())?.as_f64();
+    let Some(length) = length.filter(|n| n.fract() == 0.0 && (0.0..=CAMERA_MAX).contains(n)) else {
+        return Ok(Vec::new());
+    };
+    let mut camera = Vec::new();
+    for i in 0..length as u32 {
+        match Reflect::get_u32(values, i)?.as_f64() {
+            Some(value) => camera.push(value as f32),
+            None => return Ok(Vec::new()),
+        }
+    }
+    Ok(camera)
 }

@@ -62,9 +62,13 @@ test('controls="presets obstacles pointer" shows those tools, and only where ask
   }
   // Each instance has its own tools: a preset applies to its flock only.
   await page.locator('#tools .bf-preset[data-preset="fishBall"]').click();
+  const fishBall = await page.evaluate(
+    () => customElements.get('boids-flock').presets.find((preset) => preset.name === 'fishBall').values.cohesion,
+  );
+  assert.notEqual(fishBall, 1, 'the fish ball changes the cohesion');
   const cohesion = await page.evaluate(() => [...document.querySelectorAll('boids-flock')].map((el) => el.flock.cohesion()));
-  assert.deepEqual(cohesion, [1, 2.5, 1], 'fish ball set #tools only');
-  assert.equal(await page.locator('#tools output').textContent(), '2.50', 'its cohesion slider shows the preset');
+  assert.deepEqual(cohesion, [1, fishBall, 1], 'fish ball set #tools only');
+  assert.equal(await page.locator('#tools output').textContent(), fishBall.toFixed(2), 'its cohesion slider shows the preset');
 
   // The controls attribute can change later.
   await page.evaluate(() => document.getElementById('tools').setAttribute('controls', 'cohesion'));
