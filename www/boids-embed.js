@@ -507,7 +507,12 @@ export class BoidsFlock extends HTMLElement {
     canvas.setAttribute('role', 'img');
     canvas.addEventListener('webglcontextlost', (event) => this.onContextLost(event));
     canvas.addEventListener('webglcontextrestored', () => this.onContextRestored());
-    attachCameraInput(canvas, () => (this.contextLost ? null : this.view), this.sceneInput());
+    attachCameraInput(
+      canvas,
+      () => (this.contextLost ? null : this.view),
+      () => this.flock,
+      this.sceneInput(),
+    );
     return canvas;
   }
 
@@ -572,7 +577,7 @@ export class BoidsFlock extends HTMLElement {
     wake();
   }
 
-  /** A double-click resets the view: take back the obstacle its first click added. */
+  /** A double-click frames the flock: take back the obstacle its first click added. */
   undoObstacle() {
     const flock = this.flock;
     if (!flock || this.lastObstacle == null) return;

@@ -1,6 +1,8 @@
-// Camera input on the canvas: drag orbits, wheel and two-finger pinch zoom, double-click resets;
-// with the canvas focused, arrow keys orbit, + and − zoom, 0 or Home resets.
-// `getView()` returns the current View (it is replaced after a lost WebGL context), or null.
+// Camera input on the canvas: drag orbits, wheel and two-finger pinch zoom toward the flock,
+// double-click frames the flock; with the canvas focused, arrow keys orbit, + and − zoom,
+// F frames the flock, 0 or Home shows the whole world again.
+// `getView()` returns the current View (it is replaced after a lost WebGL context), or null;
+// `getFlock()` the Flock it draws.
 //
 // `tools` (optional) adds what a press on the scene does besides orbiting:
 // - `holdMode(event)` → "attract" | "repel" | null: a press that starts a hold instead of an
@@ -21,7 +23,18 @@ const KEY_ORBIT = 24;
 /** One + or − press zooms by this factor. */
 const KEY_ZOOM = 1.15;
 
-export function attachCameraInput(canvas, getView, tools = {}) {
+export function attachCameraInput(canvas, getView, getFlock, tools = {}) {
+  /** Zooms by `factor` toward the flock's centre (out: back toward the whole world). */
+  const zoom = (view, factor) => {
+    const flock = getFlock();
+    if (flock) view.zoomToward(flock, factor);
+    else view.zoom(factor);
+  };
+  const fit = (view) => {
+    const flock = getFlock();
+    if (flock) view.fitFlock(flock);
+    else view.resetCamera();
+  };
   const pointers = new Map();
   let pinch = null;
   /** The press being held for the pointer tool: { id, mode }. */
@@ -82,7 +95,7 @@ export function attachCameraInput(canvas, getView, tools = {}) {
       view.orbit(dx, dy);
     } else if (pointers.size === 2) {
       const now = spread();
-      if (pinch > 0 && now > 0) view.zoom(now / pinch);
+      if (pinch > 0 && now > 0) zoom(view, now / pinch);
       pinch = now;
     }
   });
@@ -113,13 +126,14 @@ export function attachCameraInput(canvas, getView, tools = {}) {
       event.preventDefault();
       // Lines and pages to pixels, roughly.
       const unit = event.deltaMode === 1 ? 16 : event.deltaMode === 2 ? canvas.clientHeight : 1;
-      view.zoom(Math.exp((-event.deltaY * unit) / WHEEL_SCALE));
+      zoom(view, Math.exp((-event.deltaY * unit) / WHEEL_SCALE));
     },
     { passive: false },
   );
 
   canvas.addEventListener('dblclick', () => {
-    getView()?.resetCamera();
+    const view = getView();
+    if (view) fit(view);
     if (lastClick && performance.now() - lastClick < DOUBLE_CLICK_WINDOW) tools.undoClick?.();
     lastClick = 0;
   });
@@ -137,9 +151,11 @@ export function attachCameraInput(canvas, getView, tools = {}) {
     if (orbit) {
       view.orbit(orbit[0], orbit[1]);
     } else if (event.key === '+' || event.key === '=') {
-      view.zoom(KEY_ZOOM);
+      zoom(view, KEY_ZOOM);
     } else if (event.key === '-' || event.key === '−' || event.key === '_') {
-      view.zoom(1 / KEY_ZOOM);
+      zoom(view, 1 / KEY_ZOOM);
+    } else if (event.key === 'f' || event.key === 'F') {
+      fit(view);
     } else if (event.key === '0' || event.key === 'Home') {
       view.resetCamera();
     } else {

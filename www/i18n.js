@@ -44,8 +44,8 @@ const en = {
     on: 'On',
     off: 'Off',
     canvas:
-      '3D view of the flock. Drag to orbit, scroll or pinch to zoom, double-click to reset the view. With the keyboard: arrow keys orbit, + and − zoom, 0 resets, Space pauses, R rebuilds.',
-    hint: 'Drag to orbit · scroll or pinch to zoom · double-click to reset · Space pauses · R rebuilds',
+      '3D view of the flock. Drag to orbit, scroll or pinch to zoom toward the flock, double-click to frame the flock. With the keyboard: arrow keys orbit, + and − zoom, F frames the flock, 0 shows the whole box, Space pauses, R rebuilds.',
+    hint: 'Drag to orbit · scroll or pinch to zoom · double-click to frame the flock · Space pauses · R rebuilds',
     noWebglTitle: 'This browser cannot draw the flock.',
     noWebglDetail:
       "WebGL2 is not available in this browser. Try a current version of Firefox, Chrome, Edge or Safari, and make sure hardware acceleration is turned on in the browser's settings.",
@@ -136,8 +136,8 @@ const uk = {
     on: 'Увімк.',
     off: 'Вимк.',
     canvas:
-      '3D-вигляд зграї. Тягніть, щоб обертати; прокрутіть або зведіть пальці, щоб масштабувати; двічі клацніть, щоб скинути вигляд. З клавіатури: стрілки обертають, + і − масштабують, 0 скидає, Пробіл — пауза, R — заново.',
-    hint: 'Тягніть — обертання · прокрутка або щипок — масштаб · подвійний клік — скинути · Пробіл — пауза · R — заново',
+      '3D-вигляд зграї. Тягніть, щоб обертати; прокрутіть або зведіть пальці, щоб наблизити зграю; двічі клацніть, щоб показати всю зграю. З клавіатури: стрілки обертають, + і − масштабують, F показує зграю, 0 — увесь простір, Пробіл — пауза, R — заново.',
+    hint: 'Тягніть — обертання · прокрутка або щипок — масштаб · подвійний клік — показати зграю · Пробіл — пауза · R — заново',
     noWebglTitle: 'Цей браузер не може намалювати зграю.',
     noWebglDetail:
       'У цьому браузері немає WebGL2. Спробуйте сучасну версію Firefox, Chrome, Edge або Safari й переконайтеся, що в налаштуваннях браузера ввімкнено апаратне прискорення.',
@@ -296,8 +296,8 @@ const pl = {
     on: 'Wł.',
     off: 'Wył.',
     canvas:
-      'Widok 3D stada. Przeciągnij, aby obracać; przewiń lub zsuń palce, aby przybliżyć; kliknij dwukrotnie, aby przywrócić widok. Z klawiatury: strzałki obracają, + i − przybliżają, 0 przywraca, Spacja to pauza, R — od nowa.',
-    hint: 'Przeciągnij — obrót · kółko lub szczypanie — zoom · dwuklik — reset · Spacja — pauza · R — od nowa',
+      'Widok 3D stada. Przeciągnij, aby obracać; przewiń lub zsuń palce, aby przybliżyć stado; kliknij dwukrotnie, aby pokazać całe stado. Z klawiatury: strzałki obracają, + i − przybliżają, F pokazuje stado, 0 całą przestrzeń, Spacja to pauza, R — od nowa.',
+    hint: 'Przeciągnij — obrót · kółko lub szczypanie — zoom · dwuklik — pokaż stado · Spacja — pauza · R — od nowa',
     noWebglTitle: 'Ta przeglądarka nie potrafi narysować stada.',
     noWebglDetail:
       'Ta przeglądarka nie obsługuje WebGL2. Spróbuj aktualnej wersji Firefoksa, Chrome’a, Edge’a lub Safari i upewnij się, że w ustawieniach przeglądarki włączone jest przyspieszenie sprzętowe.',
@@ -459,8 +459,8 @@ const ru = {
     on: 'Вкл.',
     off: 'Выкл.',
     canvas:
-      '3D-вид стаи. Перетаскивайте, чтобы вращать; прокрутите или сведите пальцы, чтобы масштабировать; дважды щёлкните, чтобы сбросить вид. С клавиатуры: стрелки вращают, + и − масштабируют, 0 сбрасывает, Пробел — пауза, R — заново.',
-    hint: 'Тяните — вращение · колесо или щипок — масштаб · двойной щелчок — сброс · Пробел — пауза · R — заново',
+      '3D-вид стаи. Перетаскивайте, чтобы вращать; прокрутите или сведите пальцы, чтобы приблизить стаю; дважды щёлкните, чтобы показать всю стаю. С клавиатуры: стрелки вращают, + и − масштабируют, F показывает стаю, 0 — всё пространство, Пробел — пауза, R — заново.',
+    hint: 'Тяните — вращение · колесо или щипок — масштаб · двойной щелчок — показать стаю · Пробел — пауза · R — заново',
     noWebglTitle: 'Этот браузер не может нарисовать стаю.',
     noWebglDetail:
       'В этом браузере нет WebGL2. Попробуйте современную версию Firefox, Chrome, Edge или Safari и убедитесь, что в настройках браузера включено аппаратное ускорение.',

@@ -832,6 +832,28 @@ impl Flock {
         (centre, radius.max(self.settings.perception) / world)
     }
 
+    /// The same measures for each species alone (the first for species 0, …).
+    pub fn metrics_by_species(&self) -> Vec<Metrics> {
+        let space = Space {
+            world: self.world,
+            wrap: self.settings.wrap,
+        };
+        (0..self.settings.species.max(1) as u8)
+            .map(|kind| {
+                let pick = |values: &[f32]| -> Vec<f32> {
+                    values
+                        .chunks_exact(3)
+                        .zip(&self.species)
+                        .filter(|(_, &k)| k == kind)
+                        .flat_map(|(v, _)| v.iter().copied())
+                        .collect()
+                };
+                let (p, v) = (pick(&self.positions), pick(&self.velocities));
+                measure(&p, &v, space, self.settings.perception, self.settings.speed)
+            })
+            .collect()
+    }
+
     /// Mean number of neighbours each boid heeded in the last step (0 before the first
     /// step, and after `set_count` until the next).
     pub fn mean_neighbours(&self) -> f32 {

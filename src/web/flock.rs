@@ -94,7 +94,13 @@ js_parameters! {
 }
 
 fn point(x: f64, y: f64, z: f64) -> Vec3 {
-    Vec3::new(x as f32, y as f32, z as f32)
+    Vec3::new(to_f32(x), to_f32(y), to_f32(z))
+}
+
+/// A finite f64 as the nearest finite f32: 1e300 is "very far", not infinity (which the
+/// simulation refuses as junk).
+fn to_f32(value: f64) -> f32 {
+    value.within(-f64::from(f32::MAX), f64::from(f32::MAX)) as f32
 }
 
 /// Three finite coordinates from JavaScript.
@@ -293,7 +299,7 @@ impl Flock {
         const METHOD: &str = "Flock.addObstacle";
         let centre = coordinates(METHOD, x, y, z)?;
         let r = finite(METHOD, "r", r)?;
-        Ok(self.inner.add_obstacle(centre, r as f32))
+        Ok(self.inner.add_obstacle(centre, to_f32(r)))
     }
 
     /// Removes every obstacle.

@@ -7,6 +7,7 @@
 
 mod args;
 mod flock;
+mod instruments;
 mod view;
 
 use std::cell::RefCell;

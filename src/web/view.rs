@@ -46,7 +46,7 @@ struct Gl {
 
 /// The methods whose first argument is a `Flock`, separated by spaces (`harden.js` checks
 /// that it is one).
-pub(super) const TAKE_A_FLOCK: &str = "draw worldPointAt cssPointOf";
+pub(super) const TAKE_A_FLOCK: &str = "draw worldPointAt cssPointOf fitFlock zoomToward";
 
 impl View {
     /// A View with no canvas, which draws nothing and that JavaScript never sees: `start`
@@ -168,13 +168,34 @@ impl View {
         Ok(())
     }
 
+    /// Zooms in (`factor` > 1) toward the flock's centre, or out (`factor` < 1) back toward
+    /// the whole world: what the wheel and pinch do, so that a zoom keeps the flock in
+    /// the frame wherever it flies in the box.
+    #[wasm_bindgen(js_name = zoomToward)]
+    pub fn zoom_toward(&mut self, flock: &Flock, factor: &JsValue) -> Result<(), JsValue> {
+        let factor = number("View.zoomToward", "factor", factor)?;
+        let (centre, _) = flock.sim().extent();
+        self.camera.zoom_toward(factor as f32, centre);
+        Ok(())
+    }
+
+    /// Frames the flock: looks at its centre from as close as shows 95 % of its boids
+    /// (double-click, or F).
+    #[wasm_bindgen(js_name = fitFlock)]
+    pub fn fit_flock(&mut self, flock: &Flock) {
+        let sim = flock.sim();
+        let (centre, radius) = sim.extent();
+        self.camera.fit(centre, radius, sim.is_flat());
+    }
+
     /// Back to the default view that frames the whole world.
     #[wasm_bindgen(js_name = resetCamera)]
     pub fn reset_camera(&mut self) {
         self.camera = OrbitCamera::default();
     }
 
-    /// The camera as `[yaw, pitch, zoom]`, to carry over to a new `View`.
+    /// The camera as `[yaw, pitch, zoom, x, y, z]` (the point looked at, as a fraction of
+    /// the world), to carry over to a new `View`.
     pub fn camera(&self) -> Vec<f32> {
         self.camera.to_array().to_vec()
     }
@@ -301,7 +322,7 @@ impl View {
             (frame, Vec3::ZERO, Vec3::Y)
         } else {
             let frame = self.camera.frame(world, aspect);
-            let target = Vec3::splat(0.5 * world);
+            let target = self.camera.target_gl(world, false);
             let normal = (frame.eye - target).normalize_or(Vec3::Y);
             (frame, target, normal)
         }

@@ -248,11 +248,23 @@ test('clicking the scene adds an obstacle under the pointer; Clear removes them'
   assert.notDeepEqual(await page.evaluate(() => Array.from(window.view.camera())), camera, 'the drag orbited');
   assert.equal(await page.evaluate(() => window.flock.obstacles().length), 8, 'the drag added no obstacle');
 
-  // A double-click resets the view and leaves no obstacle behind.
+  // A double-click frames the flock (looks at its centre, keeps the angles) and leaves no
+  // obstacle behind.
+  const orbited = await page.evaluate(() => Array.from(window.view.camera()));
   await page.locator('#view').dblclick({ position: { x: Math.round(box.width * 0.3), y: Math.round(box.height * 0.3) } });
   await waitFrames(page, 2);
-  assert.deepEqual(await page.evaluate(() => Array.from(window.view.camera())), camera, 'double-click reset the view');
+  const framed = await page.evaluate(() => {
+    const p = window.flock.positions();
+    const n = p.length / 3;
+    const centre = [0, 1, 2].map((k) => p.filter((_, i) => i % 3 === k).reduce((a, b) => a + b, 0) / n);
+    return { camera: Array.from(window.view.camera()), centre: centre.map((c) => c / window.flock.worldSize()) };
+  });
+  assert.deepEqual(framed.camera.slice(0, 2), orbited.slice(0, 2), 'the angles stay');
+  for (let k = 0; k < 3; k++) {
+    assert.ok(Math.abs(framed.camera[3 + k] - framed.centre[k]) < 0.05, `looks at the flock's centre: ${JSON.stringify(framed)}`);
+  }
   assert.equal(await page.evaluate(() => window.flock.obstacles().length), 8, 'the double-click added no obstacle');
+  await page.evaluate((c) => window.view.setCamera(c), camera); // the first picture's view
 
   await clear.click();
   await waitFrames(page, 3);
@@ -393,6 +405,58 @@ test('the new controls fit a phone-width panel and speak the page language', { t
   assert.equal(await page.locator('#preset-murmuration').textContent(), STRINGS.uk.presets.murmuration[0]);
   assert.equal(await page.locator('#clear-obstacles').textContent(), STRINGS.uk.ui.clearObstacles);
   saveArtifact('behaviours-phone-uk.png', await page.screenshot({ fullPage: true }));
+  assert.deepEqual(pageErrors, []);
+  await page.close();
+});
+
+test('the camera keeps the flock in view: F and double-click frame it, the wheel zooms toward it, 0 shows the box', { timeout: 120_000 }, async () => {
+  const { page, pageErrors } = await open('?count=300&seed=3&paused=1');
+  // The flock in one corner of the box: the world grows to four times its side around it.
+  const centre = await page.evaluate(() => {
+    const w = 4 * window.flock.worldSize();
+    window.flock.setWorldSize(w);
+    const p = window.flock.positions();
+    const n = p.length / 3;
+    return [0, 1, 2].map((k) => p.filter((_, i) => i % 3 === k).reduce((a, b) => a + b, 0) / n / w);
+  });
+  assert.ok(centre.every((c) => c < 0.4), `the flock gathered in a corner: ${centre}`);
+  await waitFrames(page, 2);
+  const canvas = page.locator('#view');
+  const camera = () => page.evaluate(() => Array.from(window.view.camera()));
+  // Zooming in (keys here; the wheel and pinch do the same) moves toward the flock, not
+  // the box's centre.
+  await canvas.focus();
+  for (let k = 0; k < 6; k++) await page.keyboard.press('+');
+  const zoomed = await camera();
+  assert.ok(zoomed[2] > 2, `zoomed in: ${zoomed}`);
+  for (let k = 0; k < 3; k++) {
+    assert.ok(zoomed[3 + k] < 0.5 - 0.2 * (0.5 - centre[k]), `axis ${k} moved toward the flock: ${zoomed} vs ${centre}`);
+  }
+  // Zooming back out returns to the whole box.
+  for (let k = 0; k < 20; k++) await page.keyboard.press('-');
+  assert.deepEqual((await camera()).slice(3), [0.5, 0.5, 0.5], 'all the way out: the box again');
+  // F frames the flock: its centre in the middle of the view, the flock filling it.
+  await page.keyboard.press('f');
+  await waitFrames(page, 2);
+  const framed = await camera();
+  for (let k = 0; k < 3; k++) assert.ok(Math.abs(framed[3 + k] - centre[k]) < 0.02, `looks at the flock: ${framed} vs ${centre}`);
+  assert.ok(framed[2] > 1.2, `closer than the whole box: ${framed}`);
+  const shown = await page.evaluate(() => {
+    const p = window.flock.positions();
+    let inside = 0;
+    const box = document.getElementById('view').getBoundingClientRect();
+    for (let i = 0; i < p.length; i += 3) {
+      const at = window.view.cssPointOf(window.flock, p[i], p[i + 1], p[i + 2]);
+      if (at && at[0] >= 0 && at[0] <= box.width && at[1] >= 0 && at[1] <= box.height) inside++;
+    }
+    return inside / (p.length / 3);
+  });
+  assert.ok(shown > 0.9, `${(100 * shown).toFixed(0)} % of the boids in view`);
+  await page.keyboard.press('0');
+  assert.deepEqual((await camera()).slice(2), [1, 0.5, 0.5, 0.5], '0: the whole box');
+  await canvas.dblclick({ position: { x: 20, y: 20 } });
+  await waitFrames(page, 2);
+  assert.deepEqual(await camera(), framed, 'a double-click frames it too');
   assert.deepEqual(pageErrors, []);
   await page.close();
 });

@@ -1,0 +1,151 @@
+//! What the instruments read from a `Flock`: each boid's id, one boid up close
+//! (`inspect`), and the measures of the whole flock (`metrics`). Plain data for JavaScript;
+//! the numbers come from `sim` (`Flock::inspect`, `measures`), nothing is computed here.
+
+use glam::Vec3;
+use js_sys::{Array, Float32Array, Object, Reflect, Uint32Array};
+use wasm_bindgen::prelude::*;
+
+use super::args::number;
+use super::Flock;
+use crate::sim::Terms;
+
+fn set(object: &Object, key: &str, value: impl Into<JsValue>) {
+    let _ = Reflect::set(object, &key.into(), &value.into());
+}
+
+fn xyz(v: Vec3) -> Float32Array {
+    Float32Array::from(&v.to_array()[..])
+}
+
+/// The rules' words for the readout: which term pushes hardest.
+const RULES: [&str; 3] = ["separation", "alignment", "cohesion"];
+
+/// `{separation: {raw, weighted}, …, cruise, walls, wind, hawks, obstacles, leader, pointer,
+/// total}`, each a Float32Array xyz.
+fn terms_object(terms: &Terms) -> Object {
+    let object = Object::new();
+    let raw = [
+        terms.steering.separation,
+        terms.steering.alignment,
+        terms.steering.cohesion,
+    ];
+    let weighted = [terms.separation, terms.alignment, terms.cohesion];
+    for ((name, raw), weighted) in RULES.iter().zip(raw).zip(weighted) {
+        let rule = Object::new();
+        set(&rule, "raw", xyz(raw));
+        set(&rule, "weighted", xyz(weighted));
+        set(&object, name, rule);
+    }
+    let b = &terms.behaviours;
+    for (name, value) in [
+        ("cruise", terms.cruise),
+        ("walls", terms.walls),
+        ("wind", b.wind),
+        ("hawks", b.hawks),
+        ("obstacles", b.obstacles),
+        ("leader", b.leader),
+        ("pointer", b.pointer),
+        ("total", terms.total),
+    ] {
+        set(&object, name, xyz(value));
+    }
+    object
+}
+
+#[wasm_bindgen]
+impl Flock {
+    /// A copy of each boid's id, in the same order as `positions()`: an id stays with its
+    /// boid through every step, `setCount` (those that stay keep theirs) and presets;
+    /// `rebuild` and a new seed number the boids afresh.
+    pub fn ids(&self) -> Uint32Array {
+        Uint32Array::from(self.sim().ids())
+    }
+
+    /// One boid up close, or `null` for an id no boid has: `{id, position, velocity, speed,
+    /// heeded, tooClose, unseen, urgency, fleeing, strongest, terms}`. `heeded`: the ids it
+    /// heeds this step (in nearest-k mode its k nearest); `tooClose`: inside its separation
+    /// radius (they push it away); `unseen`: inside its perception radius but in its blind
+    /// zone. `terms`: every acceleration the next step adds (world units/s²) —
+    /// `separation`, `alignment`, `cohesion` as `{raw, weighted}`, then `cruise`, `walls`,
+    /// `wind`, `hawks`, `obstacles`, `leader`, `pointer` and their sum `total`. `strongest`:
+    /// the rule whose weighted term is largest ("separation", "alignment", "cohesion"), or
+    /// `null` when none acts. Throws `TypeError` for an id that is not a number.
+    pub fn inspect(&self, id: &JsValue) -> Result<JsValue, JsValue> {
+        let id = number("Flock.inspect", "id", id)?;
+        if !(id.is_finite() && id >= 0.0 && id <= f64::from(u32::MAX) && id.fract() == 0.0) {
+            return Ok(JsValue::NULL);
+        }
+        let Some(seen) = self.sim().inspect(id as u32) else {
+            return Ok(JsValue::NULL);
+        };
+        let object = Object::new();
+        set(&object, "id", seen.id);
+        set(&object, "position", xyz(seen.position));
+        set(&object, "velocity", xyz(seen.velocity));
+        set(&object, "speed", seen.velocity.length());
+        set(&object, "heeded", Uint32Array::from(&seen.heeded[..]));
+        set(&object, "tooClose", Uint32Array::from(&seen.too_close[..]));
+        set(&object, "unseen", Uint32Array::from(&seen.unseen[..]));
+        set(&object, "urgency", seen.terms.steering.urgency);
+        set(&object, "fleeing", seen.terms.fleeing);
+        let t = &seen.terms;
+        let sizes = [t.separation, t.alignment, t.cohesion].map(Vec3::length);
+        let (strongest, size) =
+            sizes.iter().enumerate().fold(
+                (0, 0.0f32),
+                |best, (k, &s)| if s > best.1 { (k, s) } else { best },
+            );
+        let strongest = if size > 0.0 {
+            JsValue::from(RULES[strongest])
+        } else {
+            JsValue::NULL
+        };
+        set(&object, "strongest", strongest);
+        set(&object, "terms", terms_object(t));
+        Ok(object.into())
+    }
+
+    /// The measures of the whole flock now: `{count, polarization, milling, meanNeighbours,
+    /// meanNearest, medianNearest, groups, bigGroups, largestGroup, groupPolarization,
+    /// elongation, streaming, localOrder, meanSpeed, cruising}` (see the README's "The flocks
+    /// people watch"; nearest distances are `NaN` when no boid has a neighbour within the
+    /// perception radius). With several species, `species` holds the same per species.
+    pub fn metrics(&self) -> Object {
+        let sim = self.sim();
+        let object = metrics_object(&sim.metrics());
+        set(&object, "meanNeighbours", sim.mean_neighbours());
+        if sim.settings().species > 1 {
+            let per: Array = sim
+                .metrics_by_species()
+                .iter()
+                .map(|m| JsValue::from(metrics_object(m)))
+                .collect();
+            set(&object, "species", per);
+        }
+        object
+    }
+}
+
+fn metrics_object(m: &crate::sim::measures::Metrics) -> Object {
+    let object = Object::new();
+    set(&object, "count", m.count as u32);
+    for (name, value) in [
+        ("polarization", m.polarization),
+        ("milling", m.milling),
+        ("meanNearest", m.mean_nearest),
+        ("medianNearest", m.median_nearest),
+        ("largestGroup", m.largest_group),
+        ("groupPolarization", m.group_polarization),
+        ("elongation", m.elongation),
+        ("streaming", m.streaming),
+        ("localOrder", m.local_order),
+        ("meanSpeed", m.mean_speed),
+        ("cruising", m.cruising),
+    ] {
+        set(&object, name, value);
+    }
+    set(&object, "groups", m.groups as u32);
+    set(&object, "bigGroups", m.big_groups as u32);
+    object
+}
