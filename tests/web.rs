@@ -493,3 +493,48 @@ fn a_panic_traps_and_take_panic_gives_its_message_once() {
     );
     assert_eq!(boids::web::take_panic(), None, "taken once");
 }
+
+#[wasm_bindgen_test]
+fn instruments_read_ids_one_boid_and_the_whole_flock() {
+    let mut flock = flock(300.0);
+    for _ in 0..30 {
+        flock.step(&js(1.0 / 60.0)).unwrap();
+    }
+    let ids = flock.ids().to_vec();
+    assert_eq!(ids.len(), 300);
+    let mut sorted = ids.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, (0..300).collect::<Vec<u32>>(), "ids 0..300");
+    // One boid up close: where it is (the same as positions() at its index), whom it heeds.
+    let seen = flock.inspect(&js(f64::from(ids[7]))).unwrap();
+    assert_eq!(number(&seen, "id"), f64::from(ids[7]));
+    let position = Float32Array::from(get(&seen, "position")).to_vec();
+    assert_eq!(position, positions(&flock)[21..24].to_vec());
+    let heeded = js_sys::Uint32Array::from(get(&seen, "heeded")).to_vec();
+    assert!(heeded.iter().all(|id| ids.contains(id) && *id != ids[7]));
+    let terms = get(&seen, "terms");
+    let total = Float32Array::from(get(&terms, "total")).to_vec();
+    assert!(total.iter().all(|v| v.is_finite()));
+    let raw = Float32Array::from(get(&get(&terms, "separation"), "raw")).to_vec();
+    assert_eq!(raw.len(), 3);
+    // Unknown ids are null; an id that is not a number is a TypeError.
+    for unknown in [300.0, -1.0, 0.5, f64::NAN, 1e12] {
+        assert!(flock.inspect(&js(unknown)).unwrap().is_null(), "{unknown}");
+    }
+    assert_type_error(
+        flock.inspect(&"7".into()),
+        "inspect",
+        &["Flock.inspect", "id"],
+    );
+    // The whole flock.
+    let metrics: JsValue = flock.metrics().into();
+    let polarization = number(&metrics, "polarization");
+    assert!((0.0..=1.0).contains(&polarization), "{polarization}");
+    assert_eq!(number(&metrics, "count"), 300.0);
+    assert!(number(&metrics, "groups") >= 1.0);
+    assert_eq!(number(&metrics, "meanNeighbours"), flock.mean_neighbours());
+    assert!(get(&metrics, "species").is_undefined());
+    flock.setSpeciesCount(&js(3.0)).unwrap();
+    let per = Array::from(&get(&flock.metrics().into(), "species"));
+    assert_eq!(per.length(), 3);
+}
