@@ -97,9 +97,10 @@ test('both builds move the same seeded flock alike', { timeout: 120_000 }, async
       for (let i = 0; i < a.length; i += 3) {
         farthest = Math.max(farthest, Math.hypot(a[i] - b[i], a[i + 1] - b[i + 1], a[i + 2] - b[i + 2]));
       }
-      const world = flocks[0].worldSize;
+      const world = flocks[0].worldSize();
       const stats = flocks.map((flock) => [flock.polarization(), flock.meanNeighbours()]);
-      return { steps, farthest, world, stats, finite: [a, b].every((p) => p.every(Number.isFinite)) };
+      const inside = [a, b].every((p) => p.every((v) => v >= 0 && v <= world));
+      return { steps, farthest, world, inside, stats, finite: [a, b].every((p) => p.every(Number.isFinite)) };
     };
     return [run(10), run(300)];
   });
@@ -108,6 +109,7 @@ test('both builds move the same seeded flock alike', { timeout: 120_000 }, async
   // more than a thousandth of a unit from its twin (a wrong fused operation moves boids at
   // once, by whole units).
   assert.ok(short.finite && long.finite, 'every position finite');
+  assert.ok(short.world > 0 && short.inside && long.inside, `every boid inside the world of ${long.world}`);
   assert.ok(short.farthest < 1e-3, `after 10 steps the builds differ by at most ${short.farthest}`);
   // After five seconds chaos has parted the twins, but not the flock's make-up.
   const [[polarizationA, neighboursA], [polarizationB, neighboursB]] = long.stats;
