@@ -536,3 +536,17 @@ fn ids_stay_with_their_birds() {
     fresh.sort_unstable();
     assert_eq!(fresh, (0..600).collect::<Vec<_>>());
 }
+
+#[test]
+fn one_obstacle_is_removed_and_the_others_stay() {
+    let mut flock = Flock::new(100, Some(1));
+    for k in 0..3 {
+        assert!(flock.add_obstacle(glam::Vec3::splat(5.0 + 5.0 * k as f32), 2.0));
+    }
+    let before = flock.obstacles().to_vec();
+    assert!(!flock.remove_obstacle(3), "no fourth obstacle");
+    assert!(flock.remove_obstacle(1));
+    assert_eq!(flock.obstacles(), &[before[0], before[2]]);
+    assert!(flock.remove_obstacle(1) && flock.remove_obstacle(0));
+    assert!(flock.obstacles().is_empty() && !flock.remove_obstacle(0));
+}

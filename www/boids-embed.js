@@ -582,10 +582,7 @@ export class BoidsFlock extends HTMLElement {
     const flock = this.flock;
     if (!flock || this.lastObstacle == null) return;
     const all = flock.obstacles();
-    if (all.length / 4 === this.lastObstacle) {
-      flock.clearObstacles();
-      for (let i = 0; i + 4 < all.length; i += 4) flock.addObstacle(all[i], all[i + 1], all[i + 2], all[i + 3]);
-    }
+    if (all.length / 4 === this.lastObstacle) flock.removeObstacle(this.lastObstacle - 1);
     this.lastObstacle = null;
     this.syncTools();
   }

@@ -559,6 +559,17 @@ impl Flock {
         self.behaviours.obstacles.clear();
     }
 
+    /// Removes obstacle `index` (in the order of `obstacles()`; the later ones move up
+    /// one); false when there is no such obstacle.
+    pub fn remove_obstacle(&mut self, index: usize) -> bool {
+        if index < self.behaviours.obstacles.len() {
+            self.behaviours.obstacles.remove(index);
+            true
+        } else {
+            false
+        }
+    }
+
     /// Holds the pointer at `point` (kept inside the world): the flock is drawn toward it
     /// (`attract`) or pushed away from it until `clear_pointer`. A non-finite point is ignored.
     pub fn set_pointer(&mut self, point: Vec3, attract: bool) {

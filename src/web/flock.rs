@@ -308,6 +308,15 @@ impl Flock {
         self.inner.clear_obstacles();
     }
 
+    /// Removes obstacle `index` (0 for the first in `obstacles()`; the later ones move up
+    /// one): true if there was one. Throws `TypeError` for an index that is not a number.
+    #[wasm_bindgen(js_name = removeObstacle)]
+    pub fn remove_obstacle(&mut self, index: &JsValue) -> Result<bool, JsValue> {
+        let index = number("Flock.removeObstacle", "index", index)?;
+        let whole = index.is_finite() && index >= 0.0 && index.fract() == 0.0;
+        Ok(whole && index < 1e9 && self.inner.remove_obstacle(index as usize))
+    }
+
     /// Holds the pointer at (x, y, z) (kept inside the world): the flock flies toward it, or
     /// away from it when `repel` is true, until `clearPointer()`. Throws `TypeError` for
     /// anything but three numbers and a boolean, `RangeError` for NaN or ±Infinity.
