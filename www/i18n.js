@@ -205,7 +205,7 @@ const uk = {
       'Радіус розділення',
       'Сусіди, ближчі за цю відстань, відштовхують боїда (бачить він усе одно лише в межах радіуса сприйняття).',
     ],
-    fieldOfView: ['Поле зору', 'Наскільки широко бачить боїд; сусідів у сліпій зоні позаду він не помічає.'],
+    fieldOfView: ['Поле зору', 'Наскільки широко бачить боїд; сусідів у сліпій зоні позаду він не зважає, але тримає від них дистанцію.'],
     maxForce: [
       'Макс. сила',
       'Найсильніше кермування, яке може дати кожне правило: мала — ліниво й плавно, велика — смикано.',
@@ -365,7 +365,7 @@ const pl = {
       'Promień separacji',
       'Sąsiedzi bliżsi niż ta odległość odpychają boida (i tak widzi on tylko w promieniu percepcji).',
     ],
-    fieldOfView: ['Pole widzenia', 'Jak szeroko widzi boid; sąsiedzi w martwej strefie za nim są pomijani.'],
+    fieldOfView: ['Pole widzenia', 'Jak szeroko widzi boid; sąsiadów w martwej strefie za nim pomija, ale nadal trzyma od nich odstęp.'],
     maxForce: [
       'Maks. siła',
       'Najsilniejsze sterowanie, jakie może dać każda reguła: mała — leniwie i płynnie, duża — nerwowo.',
@@ -528,7 +528,7 @@ const ru = {
       'Радиус разделения',
       'Соседи ближе этого расстояния отталкивают боида (видит он всё равно только в пределах радиуса восприятия).',
     ],
-    fieldOfView: ['Поле зрения', 'Насколько широко видит боид; соседей в слепой зоне позади он не замечает.'],
+    fieldOfView: ['Поле зрения', 'Насколько широко видит боид; соседей в слепой зоне позади он не учитывает, но держит от них дистанцию.'],
     maxForce: [
       'Макс. сила',
       'Самое сильное управление, которое может дать каждое правило: малая — лениво и плавно, большая — дёргано.',

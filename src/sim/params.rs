@@ -186,7 +186,7 @@ pub const PARAMS: &[ParamSpec] = &[
         kind: Kind::Real,
         scale: Scale::Linear,
         slider: true,
-        description: "How wide a boid sees; neighbours in the blind zone behind it are ignored.",
+        description: "How wide a boid sees; it ignores neighbours in the blind zone behind it, but still keeps its distance from them.",
     },
     ParamSpec {
         param: Param::MaxForce,
