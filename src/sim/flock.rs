@@ -10,7 +10,7 @@ use super::behaviours::{
 use super::glide::{glide_all, Glide, Sightings};
 use super::grid::Grid;
 use super::leader::LeaderPath;
-use super::measures::{extent, measure, Metrics, Space};
+use super::measures::{centre_of_mass, extent, measure, Metrics, Space};
 use super::nearest::{self, Nearest, Search, Seeker};
 use super::params::{Param, ParamError};
 use super::presets::{self, Preset, UnknownPreset};
@@ -757,42 +757,49 @@ impl Flock {
     /// Every measure of the flock as a whole (`measures::measure`), boids linked within
     /// the perception radius.
     pub fn metrics(&self) -> Metrics {
-        let space = Space {
-            world: self.world,
-            wrap: self.settings.wrap,
-        };
         measure(
             &self.positions,
             &self.velocities,
-            space,
+            self.space(),
             self.settings.perception,
             self.settings.speed,
         )
     }
 
+    /// The world as the measures see it.
+    fn space(&self) -> Space {
+        Space {
+            world: self.world,
+            wrap: self.settings.wrap,
+        }
+    }
+
     /// The flock's centre and the radius around it that holds 95 % of the boids, each as a
     /// fraction of the world's side: what "fit the flock" frames.
     pub fn extent(&self) -> (Vec3, f32) {
-        let space = Space {
-            world: self.world,
-            wrap: self.settings.wrap,
-        };
-        let (centre, radius) = extent(&self.positions, space);
-        let world = self.world.max(1e-6);
-        let mut centre = centre / world;
-        if self.settings.flat {
-            centre.z = 0.0;
-        }
+        let (centre, radius) = extent(&self.positions, self.space());
         // A lone boid still gets a view around it: at least a perception radius.
-        (centre, radius.max(self.settings.perception) / world)
+        let radius = radius.max(self.settings.perception) / self.world.max(1e-6);
+        (self.as_fraction(centre), radius)
+    }
+
+    /// The flock's centre of mass as a fraction of the world's side: where a zoom heads.
+    pub fn centre(&self) -> Vec3 {
+        self.as_fraction(centre_of_mass(&self.positions, self.space()))
+    }
+
+    /// A point as a fraction of the world's side (on z = 0 in a flat world).
+    fn as_fraction(&self, point: Vec3) -> Vec3 {
+        let mut point = point / self.world.max(1e-6);
+        if self.settings.flat {
+            point.z = 0.0;
+        }
+        point
     }
 
     /// The same measures for each species alone (the first for species 0, …).
     pub fn metrics_by_species(&self) -> Vec<Metrics> {
-        let space = Space {
-            world: self.world,
-            wrap: self.settings.wrap,
-        };
+        let space = self.space();
         (0..self.settings.species.max(1) as u8)
             .map(|kind| {
                 let pick = |values: &[f32]| -> Vec<f32> {
@@ -1109,7 +1116,6 @@ impl Flock {
             .extend(order.iter().map(|&boid| self.ids[boid as usize]));
         std::mem::swap(&mut self.ids, &mut self.ids_scratch);
         if self.settings.species > 1 {
-            let order = self.grid.order();
             self.species_scratch.clear();
             self.species_scratch
                 .extend(order.iter().map(|&boid| self.species[boid as usize]));

@@ -290,7 +290,18 @@ impl Lanes3 {
 
 /// `rules::steer` in eight lanes; `wanted`: lanes whose boid saw anyone at all.
 fn steer(direction: Lanes3, velocity: Lanes3, wanted: WideMask, glide: &Glide) -> Lanes3 {
-    let length = direction.length();
+    steer_sized(direction, direction.length(), velocity, wanted, glide)
+}
+
+/// `steer` for a direction whose `length` is known already (separation's, which its
+/// urgency needs too: one square root per lane, not two).
+fn steer_sized(
+    direction: Lanes3,
+    length: Wide,
+    velocity: Lanes3,
+    wanted: WideMask,
+    glide: &Glide,
+) -> Lanes3 {
     let asks = wanted & length.cmpgt(Wide::splat(1e-12)) & length.cmplt(Wide::INFINITY);
     let desired = direction.scale(Wide::keep(asks, Wide::splat(glide.cruise) / length));
     let change = desired.sub(velocity);
@@ -300,9 +311,10 @@ fn steer(direction: Lanes3, velocity: Lanes3, wanted: WideMask, glide: &Glide) -
     change.scale(Wide::keep(asks, limit))
 }
 
-/// `rules::urgency` in eight lanes (a lane that saw no one has a zero sum: 1).
-fn urgency(separation: Lanes3, glide: &Glide) -> Wide {
-    let u = separation.length() * Wide::splat(glide.separation_radius);
+/// `rules::urgency` in eight lanes, from the separation sum's `length` (a lane that saw no
+/// one has a zero sum: 1).
+fn urgency(length: Wide, glide: &Glide) -> Wide {
+    let u = length * Wide::splat(glide.separation_radius);
     let most = Wide::splat(rules::MAX_URGENCY);
     Wide::select(u.cmpgt(Wide::ONE), u.min(most), Wide::ONE)
 }
@@ -364,8 +376,9 @@ pub fn glide_all(
         let v = Lanes3::load([&sorted.vx, &sorted.vy, &sorted.vz], first);
         let wanted = seen.lanes(first, COUNT).cmpgt(Wide::ZERO);
         let push = seen.lanes3(first, SEPARATION);
-        let urgency = urgency(push, glide);
-        let separation = steer(push, v, wanted, glide);
+        let push_length = push.length();
+        let urgency = urgency(push_length, glide);
+        let separation = steer_sized(push, push_length, v, wanted, glide);
         let alignment = steer(seen.lanes3(first, VELOCITY), v, wanted, glide);
         let cohesion = steer(seen.lanes3(first, OFFSET), v, wanted, glide);
         let pull = separation

@@ -97,7 +97,12 @@ pub fn measure(
     }
     let (polarization, milling) = order(positions, velocities, space);
     let links = Links::new(positions, space, radius);
-    let mut nearest: Vec<f32> = (0..n).filter_map(|i| links.nearest(i)).collect();
+    let Local {
+        mut nearest,
+        streaming,
+        local_order,
+        group_of,
+    } = local(velocities, &links);
     let (mean_nearest, median_nearest) = if nearest.is_empty() {
         (f32::NAN, f32::NAN)
     } else {
@@ -105,8 +110,6 @@ pub fn measure(
         let mean = nearest.iter().sum::<f32>() / nearest.len() as f32;
         (mean, nearest[nearest.len() / 2])
     };
-    let (streaming, local_order) = local(velocities, &links);
-    let group_of = links.groups();
     let mut sizes = vec![0usize; n];
     for &g in &group_of {
         sizes[g] += 1;
@@ -142,7 +145,7 @@ pub fn measure(
 /// Polarization and milling.
 fn order(positions: &[f32], velocities: &[f32], space: Space) -> (f32, f32) {
     let n = positions.len() / 3;
-    let centre = centre(positions, space, (0..n).collect::<Vec<_>>().as_slice());
+    let centre = centre_of_mass(positions, space);
     let (mut heading, mut turning) = (Vec3::ZERO, Vec3::ZERO);
     for i in 0..n {
         let v = at(velocities, i).normalize_or_zero();
@@ -153,6 +156,15 @@ fn order(positions: &[f32], velocities: &[f32], space: Space) -> (f32, f32) {
     (heading.length() / n as f32, turning.length() / n as f32)
 }
 
+/// The boids' centre of mass (the world's centre when there are none).
+pub fn centre_of_mass(positions: &[f32], space: Space) -> Vec3 {
+    let n = positions.len() / 3;
+    if n == 0 {
+        return Vec3::splat(0.5 * space.world);
+    }
+    centre(positions, space, 0..n)
+}
+
 /// Where the boids are: their centre of mass and the radius around it that holds 95 % of
 /// them (what a camera must frame to show the flock).
 pub fn extent(positions: &[f32], space: Space) -> (Vec3, f32) {
@@ -160,8 +172,7 @@ pub fn extent(positions: &[f32], space: Space) -> (Vec3, f32) {
     if n == 0 {
         return (Vec3::splat(0.5 * space.world), 0.5 * space.world);
     }
-    let everyone: Vec<usize> = (0..n).collect();
-    let c = centre(positions, space, &everyone);
+    let c = centre_of_mass(positions, space);
     let mut distances: Vec<f32> = (0..n)
         .map(|i| space.offset(c, at(positions, i)).length())
         .collect();
@@ -170,19 +181,24 @@ pub fn extent(positions: &[f32], space: Space) -> (Vec3, f32) {
 }
 
 /// Centre of mass of boids `members`; across wrapped edges, the circular mean per axis.
-fn centre(positions: &[f32], space: Space, members: &[usize]) -> Vec3 {
-    if members.is_empty() {
+fn centre(
+    positions: &[f32],
+    space: Space,
+    members: impl ExactSizeIterator<Item = usize> + Clone,
+) -> Vec3 {
+    let count = members.len();
+    if count == 0 {
         return Vec3::ZERO;
     }
     if !space.wrap {
-        let sum: Vec3 = members.iter().map(|&i| at(positions, i)).sum();
-        return sum / members.len() as f32;
+        let sum: Vec3 = members.map(|i| at(positions, i)).sum();
+        return sum / count as f32;
     }
     let scale = std::f32::consts::TAU / space.world;
     let mut centre = Vec3::ZERO;
     for axis in 0..3 {
         let (mut c, mut s) = (0.0f32, 0.0f32);
-        for &i in members {
+        for i in members.clone() {
             let (sin, cos) = (positions[3 * i + axis] * scale).sin_cos();
             (c, s) = (c + cos, s + sin);
         }
@@ -191,22 +207,53 @@ fn centre(positions: &[f32], space: Space, members: &[usize]) -> Vec3 {
     centre
 }
 
-/// `Metrics::streaming` and `Metrics::local_order`.
-fn local(velocities: &[f32], links: &Links) -> (f32, f32) {
+/// What one walk over every boid's neighbours gives.
+struct Local {
+    /// Distance to the nearest other boid, for each boid that has one within the radius.
+    nearest: Vec<f32>,
+    streaming: f32,
+    local_order: f32,
+    /// A group label per boid (the root of its group; labels are below n).
+    group_of: Vec<usize>,
+}
+
+/// `Metrics::streaming`, `Metrics::local_order`, the nearest distances and the groups (boids
+/// linked by chains of neighbours: union-find over the pairs), in one walk.
+fn local(velocities: &[f32], links: &Links) -> Local {
     let n = velocities.len() / 3;
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    let mut nearest = Vec::with_capacity(n);
     let (mut streaming, mut streaming_boids, mut order) = (0.0f32, 0usize, 0.0f32);
     for i in 0..n {
         let heading = at(velocities, i).normalize_or_zero();
         let p = at(links.positions, i);
         let (mut along, mut seen, mut together) = (0.0f32, 0usize, heading);
+        let mut closest = f32::INFINITY;
         links.around(i, |j, d| {
+            closest = closest.min(d);
             together += at(velocities, j).normalize_or_zero();
             if d > 0.0 {
                 let towards = links.space.offset(p, at(links.positions, j)) / d;
                 along += heading.dot(towards).abs();
                 seen += 1;
             }
+            if j > i {
+                let (a, b) = (root(&mut parent, i), root(&mut parent, j));
+                if a != b {
+                    parent[a.max(b)] = a.min(b);
+                }
+            }
         });
+        if closest.is_finite() {
+            nearest.push(closest);
+        }
         order += together.length() / (1 + seen) as f32;
         if seen > 0 {
             streaming += along / seen as f32;
@@ -218,7 +265,12 @@ fn local(velocities: &[f32], links: &Links) -> (f32, f32) {
     } else {
         0.5
     };
-    (streaming, order / n.max(1) as f32)
+    Local {
+        nearest,
+        streaming,
+        local_order: order / n.max(1) as f32,
+        group_of: (0..n).map(|i| root(&mut parent, i)).collect(),
+    }
 }
 
 /// Size-weighted mean polarization of the big groups.
@@ -251,7 +303,7 @@ fn elongation(positions: &[f32], space: Space, group_of: &[usize], sizes: &[usiz
     }
     let (mut sum, mut weight) = (0.0f32, 0.0f32);
     for group in members.iter().filter(|m| !m.is_empty()) {
-        let c = centre(positions, space, group);
+        let c = centre(positions, space, group.iter().copied());
         let mut cov = Mat3::ZERO;
         for &i in group {
             let d = space.offset(c, at(positions, i));
@@ -419,37 +471,6 @@ impl<'a> Links<'a> {
                 }
             }
         }
-    }
-
-    /// Distance from boid `i` to the nearest other boid within the radius.
-    pub fn nearest(&self, i: usize) -> Option<f32> {
-        let mut best = f32::INFINITY;
-        self.around(i, |_, d| best = best.min(d));
-        best.is_finite().then_some(best)
-    }
-
-    /// A group label per boid (the smallest index in its group, kept ≤ n − 1).
-    pub fn groups(&self) -> Vec<usize> {
-        let n = self.positions.len() / 3;
-        let mut parent: Vec<usize> = (0..n).collect();
-        fn root(parent: &mut [usize], mut i: usize) -> usize {
-            while parent[i] != i {
-                parent[i] = parent[parent[i]];
-                i = parent[i];
-            }
-            i
-        }
-        for i in 0..n {
-            self.around(i, |j, _| {
-                if j > i {
-                    let (a, b) = (root(&mut parent, i), root(&mut parent, j));
-                    if a != b {
-                        parent[a.max(b)] = a.min(b);
-                    }
-                }
-            });
-        }
-        (0..n).map(|i| root(&mut parent, i)).collect()
     }
 }
 

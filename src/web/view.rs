@@ -174,8 +174,7 @@ impl View {
     #[wasm_bindgen(js_name = zoomToward)]
     pub fn zoom_toward(&mut self, flock: &Flock, factor: &JsValue) -> Result<(), JsValue> {
         let factor = number("View.zoomToward", "factor", factor)?;
-        let (centre, _) = flock.sim().extent();
-        self.camera.zoom_toward(factor as f32, centre);
+        self.camera.zoom_toward(factor as f32, flock.sim().centre());
         Ok(())
     }
 

@@ -4,19 +4,14 @@
 // module (a WebAssembly.RuntimeError), not even on a page that poisoned Object.prototype.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useDistAndBrowser, watchProblems } from './helpers.mjs';
+import { openModule as openModuleOn, useDistAndBrowser } from './helpers.mjs';
 
 const env = useDistAndBrowser({ pages: { '/test/blank.html': '<!doctype html><title>api</title><canvas></canvas>' } });
 
-/** Opens a blank page with the module loaded as `window.boids` (its exports). */
+/** Opens a blank page with the module loaded as `window.boids` (its exports), and helpers. */
 async function openModule() {
-  const page = await env.browser.newPage();
-  const watched = watchProblems(page);
-  await page.goto(`${env.server.url}test/blank.html`);
-  await page.evaluate(async () => {
-    const bindings = await import('/boids.js');
-    await bindings.default({ module_or_path: '/boids_bg.wasm' });
-    window.boids = bindings;
+  const opened = await openModuleOn(env);
+  await opened.page.evaluate(() => {
     // What a call threw, as plain data: { name, message, trap } or null.
     window.thrown = (call) => {
       try {
@@ -29,12 +24,12 @@ async function openModule() {
     // Every value of a flock's parameters, its positions and obstacles, to see that nothing changed.
     window.snapshot = (flock) =>
       JSON.stringify([
-        bindings.Flock.params().map((spec) => flock[spec.getter]()),
+        boids.Flock.params().map((spec) => flock[spec.getter]()),
         Array.from(flock.positions()),
         Array.from(flock.obstacles()),
       ]);
   });
-  return { page, ...watched };
+  return opened;
 }
 
 test('applyPreset given a non-string throws a TypeError naming the method and the argument, never traps', { timeout: 60_000 }, async () => {

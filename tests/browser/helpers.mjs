@@ -171,6 +171,25 @@ export function watchProblems(page) {
 }
 
 /** Waits until <html data-boids> is "running" (or fails with what it is instead). */
+/**
+ * Opens the test's blank page (`/test/blank.html`, which it serves through
+ * `useDistAndBrowser({ pages })`) with the SIMD128 module loaded: its exports as
+ * `window.boids`, its memory as `window.memory`. Returns the page and what `watchProblems`
+ * watches.
+ */
+export async function openModule(env) {
+  const page = await env.browser.newPage();
+  const watched = watchProblems(page);
+  await page.goto(`${env.server.url}test/blank.html`);
+  await page.evaluate(async () => {
+    const bindings = await import('/boids.js');
+    const wasm = await bindings.default({ module_or_path: '/boids_bg.wasm' });
+    window.boids = bindings;
+    window.memory = wasm.memory;
+  });
+  return { page, ...watched };
+}
+
 export async function waitRunning(page, timeout = 60_000) {
   try {
     await page.waitForFunction(() => document.documentElement.dataset.boids === 'running', null, {

@@ -10,7 +10,7 @@
 // The figures are printed as lines starting with '# ' (the README's "Reliability" quotes them).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodePng, foreground, saveArtifact, useDistAndBrowser, watchProblems } from './helpers.mjs';
+import { decodePng, foreground, openModule, saveArtifact, useDistAndBrowser, watchProblems } from './helpers.mjs';
 import { TEST_CSS, testPage, waitFlocks } from './embed-helpers.mjs';
 
 const pages = {
@@ -36,20 +36,6 @@ function memoryFigures(name, figures) {
 function report(name, figures) {
   const failure = memoryFigures(name, figures);
   assert.equal(failure, null);
-}
-
-/** A blank page with the module loaded as `window.boids` and its memory as `window.memory`. */
-async function openModule() {
-  const page = await env.browser.newPage();
-  const watched = watchProblems(page);
-  await page.goto(`${env.server.url}test/blank.html`);
-  await page.evaluate(async () => {
-    const bindings = await import('/boids.js');
-    const wasm = await bindings.default({ module_or_path: '/boids_bg.wasm' });
-    window.boids = bindings;
-    window.memory = wasm.memory;
-  });
-  return { page, ...watched };
 }
 
 /**
@@ -79,7 +65,7 @@ function soak(page, cycles, setup, cycle) {
 }
 
 test('1,000 rebuild() calls on one Flock grow no wasm memory', { timeout: 60_000 }, async () => {
-  const { page, problems } = await openModule();
+  const { page, problems } = await openModule(env);
   const figures = await soak(
     page,
     1000,
@@ -95,7 +81,7 @@ test('1,000 rebuild() calls on one Flock grow no wasm memory', { timeout: 60_000
 });
 
 test('200 cycles of setCount 50 → 100,000 → 50 grow no wasm memory', { timeout: 60_000 }, async () => {
-  const { page, problems } = await openModule();
+  const { page, problems } = await openModule(env);
   const figures = await soak(
     page,
     200,
@@ -115,7 +101,7 @@ test('200 cycles of setCount 50 → 100,000 → 50 grow no wasm memory', { timeo
 });
 
 test('creating and freeing 500 Flocks of 1,500 grows no wasm memory', { timeout: 60_000 }, async () => {
-  const { page, problems } = await openModule();
+  const { page, problems } = await openModule(env);
   const figures = await soak(
     page,
     500,
