@@ -1,0 +1,153 @@
+//! The trajectory is pinned (issue 12): a checksum of every position after 1,000 steps of
+//! seeded flocks, one per mode, taken before the refactor of `src/sim/`. A refactor that
+//! changes any arithmetic of the step — its order, a fused operation, one boid's neighbour
+//! more or less — changes a checksum; one that only moves code keeps them all.
+//!
+//! The same file runs natively (`cargo test`) and in both wasm builds in headless Chromium
+//! (`cargo test --target wasm32-unknown-unknown --test trajectory`, plain and with
+//! `scripts/relaxed-env.sh`): the scan runs different code on each (the portable lanes
+//! natively, SIMD128 in wasm, fused multiply-adds with relaxed SIMD), so each has its own
+//! pinned values. A deliberate change of behaviour updates them; the failure message prints
+//! the new ones.
+
+use boids::sim::{Flock, Settings};
+use glam::Vec3;
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test_configure!(run_in_browser);
+
+const STEPS: usize = 1_000;
+
+/// FNV-1a over the bits of every coordinate, in the flock's own (grid) order.
+fn checksum(values: &[f32]) -> u64 {
+    values.iter().fold(0xcbf2_9ce4_8422_2325, |hash, value| {
+        value.to_bits().to_le_bytes().iter().fold(hash, |h, byte| {
+            (h ^ u64::from(*byte)).wrapping_mul(0x100_0000_01b3)
+        })
+    })
+}
+
+/// The modes pinned: each runs other stages of the step.
+fn flocks() -> Vec<(&'static str, Flock)> {
+    let mut busy = Flock::with_settings(
+        600,
+        Some(11),
+        Settings {
+            predators: 2,
+            leaders: 1,
+            species: 3,
+            wind_strength: 2.0,
+            wrap: false,
+            field_of_view: 240.0,
+            ..Settings::default()
+        },
+    );
+    busy.add_obstacle(Vec3::ZERO, 3.0);
+    busy.set_pointer(Vec3::new(5.0, 2.0, -3.0), true);
+    vec![
+        ("defaults 3D", Flock::new(800, Some(7))),
+        (
+            "2D",
+            Flock::with_settings(
+                800,
+                Some(8),
+                Settings {
+                    flat: true,
+                    ..Settings::default()
+                },
+            ),
+        ),
+        (
+            "nearest-k",
+            Flock::with_settings(
+                600,
+                Some(9),
+                Settings {
+                    topological: true,
+                    nearest_k: 7,
+                    ..Settings::default()
+                },
+            ),
+        ),
+        (
+            "hawks, leader, species, wind, walls, obstacle, pointer",
+            busy,
+        ),
+    ]
+}
+
+/// (mode, checksum of positions, checksum of velocities) after `STEPS` steps of 1/60 s.
+fn measured() -> Vec<(&'static str, u64, u64)> {
+    flocks()
+        .into_iter()
+        .map(|(name, mut flock)| {
+            for _ in 0..STEPS {
+                flock.step(1.0 / 60.0);
+            }
+            (
+                name,
+                checksum(flock.positions()),
+                checksum(flock.velocities()),
+            )
+        })
+        .collect()
+}
+
+/// The pinned values of this build.
+fn pinned() -> [(u64, u64); 4] {
+    if cfg!(all(target_arch = "wasm32", target_feature = "relaxed-simd")) {
+        RELAXED
+    } else if cfg!(target_arch = "wasm32") {
+        SIMD128
+    } else {
+        NATIVE
+    }
+}
+
+const NATIVE: [(u64, u64); 4] = [
+    (0x422887cd16be69eb, 0x0a747264b4b1ebbf),
+    (0x2ce34b8edc28fe85, 0xad71b9253ad55e78),
+    (0x9f02edf38eab9350, 0x753e374ff293aedd),
+    (0x2304ac0b803ec70a, 0x027e472463c8fcb2),
+];
+const SIMD128: [(u64, u64); 4] = [
+    (0xa47378e144225a0b, 0x04049c9dd4a21275),
+    (0xab14501a531fe2e2, 0xd13752df4df1e27a),
+    (0x5e8b6a3c798ccacf, 0x6c3feff56bbc26cf),
+    (0x0c4a915538d7960e, 0xc8366b89c338181b),
+];
+const RELAXED: [(u64, u64); 4] = [
+    (0xe0206af65e2a6eaa, 0xf428eb526f9755ac),
+    (0x66720082ea53eb96, 0x92b3a2ed1de2e145),
+    (0x5e8b6a3c798ccacf, 0x6c3feff56bbc26cf),
+    (0xd19613b2badc9ee1, 0x0025024cb33695d7),
+];
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+fn the_trajectory_after_1000_steps_is_unchanged() {
+    let found = measured();
+    let now: Vec<(u64, u64)> = found.iter().map(|(_, p, v)| (*p, *v)).collect();
+    let report: Vec<String> = found
+        .iter()
+        .map(|(name, p, v)| format!("{name}: ({p:#018x}, {v:#018x})"))
+        .collect();
+    assert_eq!(
+        now,
+        pinned().to_vec(),
+        "the trajectory changed; measured now: {report:#?}"
+    );
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+fn the_checksum_sees_one_bit() {
+    let mut values = vec![1.0_f32, -2.5, 3.25];
+    let before = checksum(&values);
+    values[1] = f32::from_bits(values[1].to_bits() ^ 1);
+    assert_ne!(checksum(&values), before);
+    // ...and the order of the values.
+    assert_ne!(checksum(&[1.0, 2.0]), checksum(&[2.0, 1.0]));
+}
