@@ -6,6 +6,7 @@
 use crate::within::Within;
 use glam::Vec3;
 
+use super::edges::nearest_image;
 use super::leader::{LeaderPath, SEGMENTS};
 use super::predator;
 use super::rules;
@@ -114,24 +115,12 @@ impl Pulls {
 impl Forces {
     /// Offset from `from` to `to`, to the nearest image across wrapped edges.
     pub fn offset(&self, from: Vec3, to: Vec3) -> Vec3 {
-        let d = to - from;
-        if !self.wrap {
-            return d;
-        }
-        let half = 0.5 * self.world;
-        d - Vec3::select(
-            d.cmpgt(Vec3::splat(half)),
-            Vec3::splat(self.world),
-            Vec3::ZERO,
-        ) + Vec3::select(
-            d.cmplt(Vec3::splat(-half)),
-            Vec3::splat(self.world),
-            Vec3::ZERO,
-        )
+        nearest_image(to - from, self.world, self.wrap)
     }
 }
 
-fn vec3_at(values: &[f32], k: usize) -> Vec3 {
+/// Boid `k`'s three coordinates out of a flat `[x, y, z, x, y, z, …]` array.
+pub(super) fn vec3_at(values: &[f32], k: usize) -> Vec3 {
     Vec3::from_slice(&values[3 * k..3 * k + 3])
 }
 
@@ -263,7 +252,7 @@ impl Behaviours {
             let mut new_p = p + h * new_v;
             for axis in 0..3 {
                 (new_p[axis], new_v[axis]) =
-                    super::flock::confine(new_p[axis], new_v[axis], forces.world, forces.wrap);
+                    super::edges::confine(new_p[axis], new_v[axis], forces.world, forces.wrap);
             }
             self.hawk_positions[3 * k..3 * k + 3].copy_from_slice(&new_p.to_array());
             self.hawk_velocities[3 * k..3 * k + 3].copy_from_slice(&new_v.to_array());

@@ -7,6 +7,7 @@ use crate::within::Within;
 use super::behaviours::{
     Behaviours, Forces, Pointer, Pulls, FLEE_FORCE_FACTOR, PANIC_SPEED_FACTOR, POINTER_FORCE_FACTOR,
 };
+use super::edges::confine;
 use super::glide::{glide_all, Glide, Sightings};
 use super::grid::Grid;
 use super::leader::LeaderPath;
@@ -20,6 +21,8 @@ use super::scan::{
     look_around_fast, needs_nearest_image, neighbour_spans, push_apart_piled, Nearby, Sorted, Span,
     View,
 };
+use super::settings::auto_world_size;
+pub use super::settings::Settings;
 
 mod reference;
 
@@ -41,8 +44,6 @@ pub const MAX_SPEED_FACTOR: f32 = 1.4;
 /// along the heading) 86 % of a settled default flock flew at the minimum speed; at 4/s,
 /// with the rules mostly turning (`rules::ALONG_SHARE`), 95 % fly within 20 % of cruise.
 const SPEED_RESPONSE: f32 = 4.0;
-/// World side that the default count gets; other counts keep the same density.
-const REFERENCE_COUNT: f32 = 1500.0;
 /// Grid cells one perception radius wide, scanned 3×3×3. Half-size cells scanned 5×5×5
 /// examine fewer candidates but in more, shorter ranges: measured 20% slower (README).
 const CELL_REACH: usize = 1;
@@ -51,76 +52,6 @@ const CELL_REACH: usize = 1;
 /// Measured on the benchmark scenario: 0.8 beats 1.0, 1.2 and 1.5 (fewer candidates; the
 /// rare boid left uncertain by its block of cells looks further in rings).
 const NEAREST_CELL_FACTOR: f32 = 0.8;
-
-/// Every setting of the model, in simulation units.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Settings {
-    /// Cruise speed, world units per second.
-    pub speed: f32,
-    pub separation: f32,
-    pub alignment: f32,
-    pub cohesion: f32,
-    /// Perception radius, world units.
-    pub perception: f32,
-    pub separation_radius: f32,
-    /// Field of view, degrees.
-    pub field_of_view: f32,
-    /// Largest steering per rule, world units per second².
-    pub max_force: f32,
-    /// `None`: the world grows with the count (constant density).
-    pub world_size: Option<f32>,
-    pub wrap: bool,
-    /// Hawks (0 to 5).
-    pub predators: usize,
-    pub predator_speed: f32,
-    pub flee_radius: f32,
-    /// Leaders on the loop (0 to 3).
-    pub leaders: usize,
-    pub leader_weight: f32,
-    pub pointer_strength: f32,
-    /// Wind push (units/s²), heading in the x-y plane and elevation toward +z, degrees.
-    pub wind_strength: f32,
-    pub wind_heading: f32,
-    pub wind_elevation: f32,
-    /// Species (1 to 4).
-    pub species: usize,
-    /// A flat world: every z (and velocity z) is 0.
-    pub flat: bool,
-    /// Heed the `nearest_k` nearest neighbours instead of all within the perception radius.
-    pub topological: bool,
-    pub nearest_k: usize,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        let default = |param: Param| param.spec().default as f32;
-        Settings {
-            speed: default(Param::Speed),
-            separation: default(Param::Separation),
-            alignment: default(Param::Alignment),
-            cohesion: default(Param::Cohesion),
-            perception: default(Param::Perception),
-            separation_radius: default(Param::SeparationRadius),
-            field_of_view: default(Param::FieldOfView),
-            max_force: default(Param::MaxForce),
-            world_size: None,
-            wrap: default(Param::Wrap) != 0.0,
-            predators: default(Param::Predators) as usize,
-            predator_speed: default(Param::PredatorSpeed),
-            flee_radius: default(Param::FleeRadius),
-            leaders: default(Param::Leaders) as usize,
-            leader_weight: default(Param::LeaderWeight),
-            pointer_strength: default(Param::PointerStrength),
-            wind_strength: default(Param::WindStrength),
-            wind_heading: default(Param::WindHeading),
-            wind_elevation: default(Param::WindElevation),
-            species: default(Param::SpeciesCount) as usize,
-            flat: default(Param::Flat) != 0.0,
-            topological: default(Param::Topological) != 0.0,
-            nearest_k: default(Param::NearestK) as usize,
-        }
-    }
-}
 
 /// Everything that moves one boid in the next step, term by term (accelerations, world
 /// units per second²): what `Flock::inspect` shows, from the step's own arithmetic.
@@ -145,23 +76,6 @@ pub struct Terms {
     pub total: Vec3,
     /// Fleeing a hawk (then it may fly faster).
     pub fleeing: bool,
-}
-
-/// The world side for `count` boids when it follows the count: same density as the
-/// default flock in the default world. A `flat` world is as wide as gives each boid as many
-/// neighbours within the default perception radius as in 3D.
-pub fn auto_world_size(count: usize, flat: bool) -> f32 {
-    let spec = Param::WorldSize.spec();
-    let reference = spec.default as f32;
-    let side = if flat {
-        let radius = Param::Perception.spec().default as f32;
-        // Boids per unit volume in 3D × a sphere's volume = per unit area × a disc's area.
-        let neighbours_3d = REFERENCE_COUNT / reference.powi(3) * 4.0 / 3.0 * radius.powi(3);
-        (count as f32 * radius * radius / neighbours_3d).sqrt()
-    } else {
-        reference * (count as f32 / REFERENCE_COUNT).cbrt()
-    };
-    side.within(spec.min as f32, spec.max as f32)
 }
 
 /// Time step of the standard benchmark scenario.
@@ -209,10 +123,6 @@ pub struct Flock {
     world: f32,
     mean_neighbours: f32,
     mean_candidates: f32,
-}
-
-fn vec3_at(values: &[f32], boid: usize) -> Vec3 {
-    Vec3::from_slice(&values[3 * boid..3 * boid + 3])
 }
 
 impl Flock {
@@ -1349,39 +1259,9 @@ impl Flock {
     }
 }
 
-/// Keeps one coordinate inside [0, world]: wrapped around, or stopped at the wall with the
-/// velocity turned back inward.
-pub(super) fn confine(position: f32, velocity: f32, world: f32, wrap: bool) -> (f32, f32) {
-    if wrap {
-        // A step moves a boid far less than a world: one add or subtract brings it back
-        // (`rem_euclid` is a slow library call, kept for anything further out).
-        if (0.0..world).contains(&position) {
-            return (position, velocity);
-        }
-        let once = if position < 0.0 {
-            position + world
-        } else {
-            position - world
-        };
-        if (0.0..world).contains(&once) {
-            return (once, velocity);
-        }
-        let wrapped = position.rem_euclid(world);
-        // rem_euclid can round up to `world` itself for tiny negative inputs.
-        return (if wrapped >= world { 0.0 } else { wrapped }, velocity);
-    }
-    if position < 0.0 {
-        (0.0, velocity.abs())
-    } else if position > world {
-        (world, -velocity.abs())
-    } else {
-        (position, velocity)
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::super::glide::WIDE;
+    use super::super::lanes::WIDE;
     use super::*;
 
     /// A flock whose boids are scattered, piled, stopped, at and past the walls, and alone.

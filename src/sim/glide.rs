@@ -13,14 +13,10 @@ use std::ops::{Add, BitAnd, BitOr, Div, Mul, Neg, Not, Sub};
 
 use glam::{BVec4A, Vec3, Vec4};
 
-use super::flock::confine;
+use super::edges::confine;
+use super::lanes::{keep, GROUPS, LANES, WIDE};
 use super::rules::{self, Neighbourhood};
-use super::scan::{keep, Sorted, LANES};
-
-/// Groups of four lanes moved together.
-const GROUPS: usize = 2;
-/// Boids moved together.
-pub const WIDE: usize = GROUPS * LANES;
+use super::scan::Sorted;
 
 /// `WIDE` boids' values: groups of lanes, every operation made on each before the next.
 /// Each boid's move is a long chain of square roots and divisions, each waiting for the one

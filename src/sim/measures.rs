@@ -5,6 +5,8 @@
 
 use glam::{Mat3, Vec3};
 
+use super::edges::nearest_image;
+
 /// The flock's state seen as a whole.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Metrics {
@@ -59,18 +61,7 @@ pub struct Space {
 impl Space {
     /// `to − from`, across the nearest edge when the world wraps.
     pub fn offset(&self, from: Vec3, to: Vec3) -> Vec3 {
-        let mut d = to - from;
-        if self.wrap {
-            let half = 0.5 * self.world;
-            for axis in 0..3 {
-                if d[axis] > half {
-                    d[axis] -= self.world;
-                } else if d[axis] < -half {
-                    d[axis] += self.world;
-                }
-            }
-        }
-        d
+        nearest_image(to - from, self.world, self.wrap)
     }
 }
 

@@ -102,6 +102,10 @@ pub fn mostly_turning(pull: Vec3, velocity: Vec3) -> Vec3 {
     pull - velocity * ((1.0 - ALONG_SHARE) * along)
 }
 
+/// Squared distance below which two boids count as being at the same point (then
+/// separation pushes along their relative drift instead of dividing by zero).
+pub const COINCIDENT: f32 = 1e-12;
+
 /// Push on boid `i` away from boid `j` at `offset` (= p_j − p_i) inside the separation
 /// radius: (p_i − p_j)/|p_i − p_j|². Two boids at one point have no direction between them:
 /// they push apart along their relative velocity `v_i − v_j` (the way they are drifting
@@ -116,7 +120,6 @@ pub fn repulsion(
     i: usize,
     j: usize,
 ) -> Vec3 {
-    const COINCIDENT: f32 = 1e-12;
     const PUSH: f32 = 1e3;
     if distance_squared > COINCIDENT {
         return -offset / distance_squared;

@@ -12,15 +12,14 @@
 
 use std::ops::Range;
 
-use glam::{BVec4A, Vec3, Vec4};
+use glam::{Vec3, Vec4};
 
-use super::glide::WIDE;
+use super::edges::nearest_image_lanes;
 use super::grid::Grid;
-use super::rules::{self, Neighbourhood};
-use super::Settings;
+use super::lanes::{keep, LANES, WIDE};
+use super::rules::{self, Neighbourhood, COINCIDENT};
+use super::settings::Settings;
 
-/// Candidates examined together.
-pub const LANES: usize = 4;
 /// Groups of lanes whose close-lane bits share one `u64`.
 const GROUPS_PER_WORD: usize = 64 / LANES;
 const LANE_BITS: usize = (1 << LANES) - 1;
@@ -40,8 +39,6 @@ const LANE_MASKS: [[f32; LANES]; 1 << LANES] = {
     }
     masks
 };
-/// Squared distance below which two boids count as being at the same point.
-const COINCIDENT: f32 = 1e-12;
 
 /// The old state in cell order, one array per component, padded with far-away boids so a
 /// scan may read a whole group of lanes past the end of a range (and `glide_all` two).
@@ -271,21 +268,6 @@ impl Sorted {
     }
 }
 
-/// `v` in the lanes where `mask` is set, 0 elsewhere: a bitwise and. (Natively
-/// `Vec4::select` against zero compiles to one; in wasm it stays a `v128.bitselect`, which V8
-/// turns into three instructions.)
-#[inline(always)]
-pub fn keep(mask: BVec4A, v: Vec4) -> Vec4 {
-    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    {
-        Vec4::from(core::arch::wasm32::v128_and(v.into(), mask.into()))
-    }
-    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-    {
-        Vec4::select(mask, v, Vec4::ZERO)
-    }
-}
-
 /// `a * b + c`. In the relaxed-SIMD build (`scripts/build-relaxed.sh`) one
 /// `f32x4.relaxed_madd`: V8 makes it a fused multiply-add where the CPU has one (rounded
 /// once, so the last bit may differ from the two-step result, and between machines), the
@@ -460,8 +442,7 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
     let half = Vec4::splat(view.half_world);
     let wrap = |d: Vec4| {
         if WRAP {
-            let d = Vec4::select(d.cmpgt(half), d - world, d);
-            Vec4::select(d.cmplt(-half), d + world, d)
+            nearest_image_lanes(d, world, half)
         } else {
             d
         }

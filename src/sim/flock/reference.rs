@@ -4,7 +4,8 @@
 
 use glam::Vec3;
 
-use super::{vec3_at, Flock, Terms};
+use super::{Flock, Terms};
+use crate::sim::behaviours::vec3_at;
 use crate::sim::nearest::Nearest;
 use crate::sim::rules::{self, Neighbourhood};
 use crate::sim::scan::{look_around, neighbour_spans, Boids, View};

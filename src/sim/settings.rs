@@ -1,0 +1,95 @@
+//! Every setting of the model (`Settings`) and the world size that follows the count: a
+//! leaf module, read by the flock and by the stages of its step alike.
+
+use crate::within::Within;
+
+use super::params::Param;
+
+/// World side that the default count gets; other counts keep the same density.
+const REFERENCE_COUNT: f32 = 1500.0;
+/// Every setting of the model, in simulation units.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    /// Cruise speed, world units per second.
+    pub speed: f32,
+    pub separation: f32,
+    pub alignment: f32,
+    pub cohesion: f32,
+    /// Perception radius, world units.
+    pub perception: f32,
+    pub separation_radius: f32,
+    /// Field of view, degrees.
+    pub field_of_view: f32,
+    /// Largest steering per rule, world units per second².
+    pub max_force: f32,
+    /// `None`: the world grows with the count (constant density).
+    pub world_size: Option<f32>,
+    pub wrap: bool,
+    /// Hawks (0 to 5).
+    pub predators: usize,
+    pub predator_speed: f32,
+    pub flee_radius: f32,
+    /// Leaders on the loop (0 to 3).
+    pub leaders: usize,
+    pub leader_weight: f32,
+    pub pointer_strength: f32,
+    /// Wind push (units/s²), heading in the x-y plane and elevation toward +z, degrees.
+    pub wind_strength: f32,
+    pub wind_heading: f32,
+    pub wind_elevation: f32,
+    /// Species (1 to 4).
+    pub species: usize,
+    /// A flat world: every z (and velocity z) is 0.
+    pub flat: bool,
+    /// Heed the `nearest_k` nearest neighbours instead of all within the perception radius.
+    pub topological: bool,
+    pub nearest_k: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        let default = |param: Param| param.spec().default as f32;
+        Settings {
+            speed: default(Param::Speed),
+            separation: default(Param::Separation),
+            alignment: default(Param::Alignment),
+            cohesion: default(Param::Cohesion),
+            perception: default(Param::Perception),
+            separation_radius: default(Param::SeparationRadius),
+            field_of_view: default(Param::FieldOfView),
+            max_force: default(Param::MaxForce),
+            world_size: None,
+            wrap: default(Param::Wrap) != 0.0,
+            predators: default(Param::Predators) as usize,
+            predator_speed: default(Param::PredatorSpeed),
+            flee_radius: default(Param::FleeRadius),
+            leaders: default(Param::Leaders) as usize,
+            leader_weight: default(Param::LeaderWeight),
+            pointer_strength: default(Param::PointerStrength),
+            wind_strength: default(Param::WindStrength),
+            wind_heading: default(Param::WindHeading),
+            wind_elevation: default(Param::WindElevation),
+            species: default(Param::SpeciesCount) as usize,
+            flat: default(Param::Flat) != 0.0,
+            topological: default(Param::Topological) != 0.0,
+            nearest_k: default(Param::NearestK) as usize,
+        }
+    }
+}
+
+/// The world side for `count` boids when it follows the count: same density as the
+/// default flock in the default world. A `flat` world is as wide as gives each boid as many
+/// neighbours within the default perception radius as in 3D.
+pub fn auto_world_size(count: usize, flat: bool) -> f32 {
+    let spec = Param::WorldSize.spec();
+    let reference = spec.default as f32;
+    let side = if flat {
+        let radius = Param::Perception.spec().default as f32;
+        // Boids per unit volume in 3D × a sphere's volume = per unit area × a disc's area.
+        let neighbours_3d = REFERENCE_COUNT / reference.powi(3) * 4.0 / 3.0 * radius.powi(3);
+        (count as f32 * radius * radius / neighbours_3d).sqrt()
+    } else {
+        reference * (count as f32 / REFERENCE_COUNT).cbrt()
+    };
+    side.within(spec.min as f32, spec.max as f32)
+}
