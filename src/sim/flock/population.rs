@@ -1,0 +1,266 @@
+//! Making and resizing the flock: scattering boids from the seed, adding and removing them,
+//! and the world that follows the count.
+
+use crate::sim::behaviours::Behaviours;
+use crate::sim::edges::confine;
+use crate::sim::glide::Sightings;
+use crate::sim::grid::Grid;
+use crate::sim::params::Param;
+use crate::sim::presets::Preset;
+use crate::sim::rng::{random_seed, Rng};
+use crate::sim::scan::{Nearby, Sorted};
+use crate::sim::settings::auto_world_size;
+use crate::sim::settings::Settings;
+
+use super::{Flock, CELL_REACH};
+
+impl Flock {
+    /// `count` boids with default settings; `seed: None` draws a seed from the system.
+    pub fn new(count: usize, seed: Option<u32>) -> Self {
+        Self::with_settings(count, seed, Settings::default())
+    }
+
+    /// A flock with `settings`; counts in them (hawks, leaders, species, k) are kept inside
+    /// the table's ranges.
+    pub fn with_settings(count: usize, seed: Option<u32>, mut settings: Settings) -> Self {
+        let seed = seed.unwrap_or_else(random_seed);
+        let within = |value: usize, param: Param| {
+            let spec = param.spec();
+            value.clamp(spec.min as usize, spec.max as usize)
+        };
+        settings.predators = within(settings.predators, Param::Predators);
+        settings.leaders = within(settings.leaders, Param::Leaders);
+        settings.species = within(settings.species, Param::SpeciesCount);
+        settings.nearest_k = within(settings.nearest_k, Param::NearestK);
+        let mut flock = Flock {
+            settings,
+            seed,
+            rng: Rng::new(seed),
+            positions: Vec::new(),
+            velocities: Vec::new(),
+            species: Vec::new(),
+            species_scratch: Vec::new(),
+            ids: Vec::new(),
+            ids_scratch: Vec::new(),
+            next_id: 0,
+            behaviours: Behaviours::default(),
+            sorted: Sorted::default(),
+            spans: Vec::new(),
+            nearby: Nearby::default(),
+            slab_end: Vec::new(),
+            cell_reach: CELL_REACH,
+            sightings: Sightings::default(),
+            one_at_a_time: false,
+            grid: Grid::default(),
+            world: 0.0,
+            mean_neighbours: 0.0,
+            mean_candidates: 0.0,
+        };
+        flock.scatter(count);
+        flock
+    }
+
+    /// The standard benchmark scenario (`shared/bench-scenario.md`): perception 5,
+    /// separation radius 2, 360° view, weights 1.5/1/1, cruise 10, wrap, about 8 neighbours
+    /// per boid at the uniform start, seed 42.
+    pub fn bench_scenario(count: usize) -> Self {
+        let perception = 5.0f32;
+        let volume_per_boid = 4.0 / 3.0 * std::f32::consts::PI * perception.powi(3) / 8.0;
+        let settings = Settings {
+            speed: 10.0,
+            separation: 1.5,
+            alignment: 1.0,
+            cohesion: 1.0,
+            perception,
+            separation_radius: 2.0,
+            field_of_view: 360.0,
+            world_size: Some((count as f32 * volume_per_boid).cbrt()),
+            wrap: true,
+            ..Settings::default()
+        };
+        Self::with_settings(count, Some(42), settings)
+    }
+
+    /// The settled scenarios' flock for a preset (`shared/bench-scenario.md`): seed 42,
+    /// everything else as the page has it (walls, the world following the count).
+    pub fn preset_scenario(preset: &Preset, count: usize) -> Self {
+        let mut flock = Self::new(count, Some(42));
+        if flock.apply_preset(preset.name).is_err() {
+            unreachable!("a preset of the table applies");
+        }
+        flock.rebuild();
+        flock
+    }
+
+    /// Replaces the whole state (xyz per boid in each array). For lessons and tests that
+    /// place boids by hand; non-finite values become 0 and positions are kept in the world.
+    pub fn set_state(&mut self, positions: &[f32], velocities: &[f32]) {
+        assert_eq!(
+            positions.len(),
+            velocities.len(),
+            "one velocity per position"
+        );
+        assert_eq!(positions.len() % 3, 0, "xyz per boid");
+        let finite = |v: &f32| if v.is_finite() { *v } else { 0.0 };
+        self.positions = positions.iter().map(finite).collect();
+        self.velocities = velocities.iter().map(finite).collect();
+        self.update_world();
+        self.confine_all();
+        self.assign_species();
+        self.ids = (0..self.len() as u32).collect();
+        self.next_id = self.len() as u32;
+    }
+
+    /// Sets each boid's species (in the order of `positions()`); values past the number of
+    /// species wrap around. For lessons and tests that place boids by hand.
+    pub fn set_species(&mut self, species: &[u8]) {
+        assert_eq!(species.len(), self.len(), "one species per boid");
+        let kinds = self.settings.species.max(1);
+        self.species.clear();
+        self.species
+            .extend(species.iter().map(|&k| (usize::from(k) % kinds) as u8));
+    }
+
+    /// Deals the species out in turn (boids are in cell order, so neighbours differ).
+    pub(super) fn assign_species(&mut self) {
+        let kinds = self.settings.species.max(1);
+        self.species.clear();
+        self.species
+            .extend((0..self.len()).map(|i| (i % kinds) as u8));
+    }
+
+    /// Scatters the flock afresh from its seed, keeping count and settings.
+    pub fn rebuild(&mut self) {
+        self.scatter(self.len());
+    }
+
+    pub(super) fn scatter(&mut self, count: usize) {
+        self.rng = Rng::new(self.seed);
+        self.positions.clear();
+        self.velocities.clear();
+        self.ids.clear();
+        self.next_id = 0;
+        self.species.clear();
+        self.world = self.target_world(count);
+        self.add_boids(count);
+        self.mean_neighbours = 0.0;
+        self.mean_candidates = 0.0;
+        // Hawks and leaders start afresh too: the same seed gives the same run.
+        let (world, flat, s) = (self.world, self.settings.flat, &self.settings);
+        self.behaviours.set_hawks(0, world, flat, s.predator_speed);
+        self.behaviours
+            .set_hawks(s.predators, world, flat, s.predator_speed);
+        self.behaviours
+            .restart_leaders(s.leaders, world, flat, s.speed);
+        if flat {
+            self.behaviours.flatten();
+        }
+    }
+
+    pub(super) fn add_boids(&mut self, count: usize) {
+        let speed = self.settings.speed;
+        // Inside walls, start clear of them so that no boid begins by hitting one.
+        let inset = if self.settings.wrap {
+            0.0
+        } else {
+            self.wall_profile().0
+        };
+        let span = self.world - 2.0 * inset;
+        let kinds = self.settings.species.max(1);
+        for _ in 0..count {
+            self.species.push((self.species.len() % kinds) as u8);
+            self.ids.push(self.next_id);
+            // Ids are never reused while the flock lives (4 billion additions away).
+            self.next_id = self.next_id.wrapping_add(1);
+            if self.settings.flat {
+                let x = inset + self.rng.unit() * span;
+                let y = inset + self.rng.unit() * span;
+                let (sin, cos) = (self.rng.unit() * std::f32::consts::TAU).sin_cos();
+                self.positions.extend([x, y, 0.0]);
+                self.velocities.extend([cos * speed, sin * speed, 0.0]);
+                continue;
+            }
+            for _ in 0..3 {
+                let coordinate = inset + self.rng.unit() * span;
+                self.positions.push(coordinate);
+            }
+            let direction = self.rng.direction();
+            self.velocities.extend(direction.map(|d| d * speed));
+        }
+    }
+
+    pub(super) fn target_world(&self, count: usize) -> f32 {
+        self.settings
+            .world_size
+            .unwrap_or_else(|| auto_world_size(count, self.settings.flat))
+    }
+
+    pub(super) fn update_world(&mut self) {
+        self.world = self.target_world(self.len());
+    }
+
+    /// Adds boids (scattered at random) or removes random ones; the others stay put.
+    /// When the world follows the count and so shrinks, the boids left outside it are the
+    /// first to go, so that as few as possible have to be moved back in.
+    pub fn set_count(&mut self, count: usize) {
+        let current = self.len();
+        if count < current {
+            self.world = self.target_world(count);
+            let world = self.world;
+            let (mut outside, mut inside): (Vec<usize>, Vec<usize>) = (0..current)
+                .partition(|&i| self.positions[3 * i..3 * i + 3].iter().any(|&p| p > world));
+            let mut remove = vec![false; current];
+            for _ in count..current {
+                let pool = if outside.is_empty() {
+                    &mut inside
+                } else {
+                    &mut outside
+                };
+                let victim = pool.swap_remove(self.rng.below(pool.len()));
+                remove[victim] = true;
+            }
+            let survivors = remove.iter().enumerate().filter(|(_, &gone)| !gone);
+            for (kept, (i, _)) in survivors.enumerate() {
+                self.positions.copy_within(3 * i..3 * i + 3, 3 * kept);
+                self.velocities.copy_within(3 * i..3 * i + 3, 3 * kept);
+                self.species[kept] = self.species[i];
+                self.ids[kept] = self.ids[i];
+            }
+            self.positions.truncate(3 * count);
+            self.velocities.truncate(3 * count);
+            self.species.truncate(count);
+            self.ids.truncate(count);
+            self.confine_all();
+        } else if count > current {
+            // The world for the new count, before the newcomers are scattered over it: sized
+            // from the old count, 100,000 boids crowded into 50 boids' world (22,000
+            // neighbours each, 40 s a step).
+            self.world = self.target_world(count);
+            self.confine_all();
+            self.add_boids(count - current);
+        }
+        // Nobody has looked around since: the last step's figures were for another flock.
+        self.mean_neighbours = 0.0;
+        self.mean_candidates = 0.0;
+    }
+
+    /// Brings every boid back inside the world after it shrank (and into the plane z = 0
+    /// in a flat world).
+    pub(super) fn confine_all(&mut self) {
+        let world = self.world;
+        let wrap = self.settings.wrap;
+        let flat = self.settings.flat;
+        for (p, v) in self
+            .positions
+            .chunks_exact_mut(3)
+            .zip(self.velocities.chunks_exact_mut(3))
+        {
+            for axis in 0..3 {
+                (p[axis], v[axis]) = confine(p[axis], v[axis], world, wrap);
+            }
+            if flat {
+                (p[2], v[2]) = (0.0, 0.0);
+            }
+        }
+    }
+}
