@@ -60,7 +60,7 @@ const describe = (value) => {
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
   if (typeof value === 'number') return String(value);
-  return `a ${typeof value}`;
+  return typeof value === 'object' || typeof value === 'undefined' ? `an ${typeof value}` : `a ${typeof value}`;
 };
 
 const isRecord = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
