@@ -170,11 +170,12 @@ test('select a boid by id, and metrics every second until told to stop', { timeo
   const start = await page.evaluate(() => performance.now());
   const on = await ask(page, { type: 'boids:metrics', every: 1 });
   assert.equal(on.data.type, 'boids:metrics-on');
-  await page.waitForTimeout(2600);
+  await page.waitForTimeout(3200);
   const events = await page.evaluate((start) => window.got.filter((g) => g.data?.type === 'boids:metrics' && g.at >= start), start);
-  assert.ok(events.length >= 3 && events.length <= 4, `an event at once and one a second: ${events.length} in 2.6 s`);
+  // One at once and one a second: 4 in 3.2 s, 3 when a busy machine delays a timer.
+  assert.ok(events.length >= 3 && events.length <= 5, `an event at once and one a second: ${events.length} in 3.2 s`);
   const gaps = events.slice(1).map((e, i) => e.at - events[i].at);
-  assert.ok(gaps.every((gap) => gap > 800 && gap < 1400), `about a second apart: ${gaps.map(Math.round)}`);
+  assert.ok(gaps.every((gap) => gap > 600 && gap < 1800), `about a second apart: ${gaps.map(Math.round)}`);
   const last = events.at(-1).data;
   assert.equal(last.count, 300);
   assert.ok(last.metrics.polarization >= 0 && last.metrics.polarization <= 1, 'polarization');
