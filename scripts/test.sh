@@ -2,7 +2,9 @@
 # Runs every test of the boids demo, failing fast:
 #   fmt, clippy (native + wasm), native tests, wasm tests in headless Chromium (both
 #   builds: SIMD128 and relaxed SIMD),
-#   trunk release build, browser tests of dist/ (playwright-core + Debian chromium).
+#   trunk release build, browser tests of dist/ (playwright-core + Debian chromium), among
+#   them the npm package's (scripts/package.sh) and the iframe bridge's; and the CI workflow's
+#   lint (scripts/lint-workflows.sh).
 # Installs missing tools first (scripts/setup.sh).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -12,6 +14,9 @@ start=$SECONDS
 source scripts/setup.sh
 
 step() { printf '\n==> [%ds] %s\n' "$((SECONDS - start))" "$*"; }
+
+step "lint the CI workflow (scripts/lint-workflows.sh)"
+bash scripts/lint-workflows.sh
 
 step "cargo fmt --check"
 cargo fmt --all -- --check

@@ -22,6 +22,7 @@ function showFatal(error) {
 async function main() {
   await import('./boids-embed.js');
   const flock = document.querySelector('boids-flock[page]');
+  document.getElementById('version').textContent = customElements.get('boids-flock').version ?? '';
   const picker = document.getElementById('lang');
 
   const localize = () => {

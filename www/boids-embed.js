@@ -18,7 +18,7 @@
 // Each instance owns its Flock, View (WebGL2 context), camera and controls. JS stays thin:
 // no simulation logic here, ranges and defaults come from the parameter table.
 
-import init, { Flock, View, takePanic } from '../boids.js';
+import init, { Flock, View, takePanic, version } from '../boids.js';
 import { texts, pickLang } from './i18n.js';
 import { buildControls, formatValue, readParam, writeParam } from './controls.js';
 import { attachCameraInput } from './camera-input.js';
@@ -199,6 +199,11 @@ export class BoidsFlock extends HTMLElement {
   /** Which build of the simulation runs: 'relaxed-simd' or 'simd128' (null if none loaded). */
   static get build() {
     return build;
+  }
+
+  /** The version of the simulation that runs (Cargo.toml's, e.g. "0.1.0"; null if none loaded). */
+  static get version() {
+    return initError ? null : version();
   }
 
   /** The presets the preset buttons apply (`Flock.presets()`). */

@@ -67,3 +67,10 @@ pub fn take_panic() -> Option<String> {
         .ok()
         .flatten()
 }
+
+/// The crate's version (`Cargo.toml`), as `BoidsFlock.version` and the page's footer show it:
+/// the version of the module that actually runs, not of whatever page loaded it.
+#[wasm_bindgen]
+pub fn version() -> String {
+    env!("CARGO_PKG_VERSION").to_owned()
+}

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Builds the npm package of the release build: target/npm/boids-flock-<version>.tgz.
+#
+#   bash scripts/package.sh              # trunk build --release, then pack
+#   bash scripts/package.sh --no-build   # pack the dist/ that is there (scripts/test.sh does)
+#
+# The package is dist/'s files for the element, the iframe form and the full page (the
+# bindings, both wasm builds, www/, embed.html, index.html) plus npm/'s package.json, README.md
+# and LICENSE, and CHANGELOG.md. Its version must be Cargo.toml's, and CHANGELOG.md must have
+# an entry for it: the script stops otherwise (bump all three together). Nothing is published
+# from here; CI publishes this very tarball on a tag (.github/workflows/ci.yml).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+build=1
+case "${1:-}" in
+    --no-build) build=0 ;;
+    "") ;;
+    *) echo "usage: bash scripts/package.sh [--no-build]" >&2; exit 2 ;;
+esac
+
+if ((build)); then
+    # shellcheck source=scripts/setup.sh
+    source scripts/setup.sh
+    echo "==> trunk build --release --offline"
+    trunk build --release --offline
+fi
+
+version="$(awk -F'"' '/^version = / { print $2; exit }' Cargo.toml)"
+npm_version="$(node -p 'require("./npm/package.json").version')"
+name="$(node -p 'require("./npm/package.json").name')"
+if [[ "$npm_version" != "$version" ]]; then
+    echo "error: npm/package.json has version $npm_version, Cargo.toml $version: bump them together" >&2
+    exit 1
+fi
+if ! grep -q "^## \[\?$version\]\?\b" CHANGELOG.md; then
+    echo "error: CHANGELOG.md has no entry \"## $version\"" >&2
+    exit 1
+fi
+
+# The files a page loads, and nothing else: no source maps, tests, examples or editor leftovers.
+required=(boids.js boids_bg.wasm boids_relaxed_bg.wasm www/boids-embed.js www/embed-bridge.js embed.html index.html)
+for file in "${required[@]}"; do
+    [[ -f "dist/$file" ]] || { echo "error: dist/$file is missing: run trunk build --release first" >&2; exit 1; }
+done
+if grep -q 'sourceMappingURL' dist/boids.js dist/www/*.js; then
+    echo "error: dist/ has source-map references; the package ships release files only" >&2
+    exit 1
+fi
+
+out=target/npm
+stage="$out/$name"
+rm -rf "$stage"
+mkdir -p "$stage"
+cp dist/boids.js dist/boids_bg.wasm dist/boids_relaxed_bg.wasm dist/embed.html dist/index.html "$stage/"
+cp -r dist/snippets "$stage/"
+mkdir "$stage/www"
+# Only the www/ files the pages use, by name pattern: js, css and the icon (no *.map, no *~).
+find dist/www -maxdepth 1 -type f \( -name '*.js' -o -name '*.css' -o -name '*.svg' \) -exec cp {} "$stage/www/" \;
+cp npm/package.json npm/README.md npm/LICENSE CHANGELOG.md "$stage/"
+
+echo "==> npm pack $stage -> $out/"
+rm -f "$out/$name-$version.tgz"
+(cd "$stage" && npm pack --pack-destination .. --silent >/dev/null)
+tarball="$out/$name-$version.tgz"
+[[ -f "$tarball" ]] || { echo "error: npm pack wrote no $tarball" >&2; exit 1; }
+echo "==> $tarball: $(stat -c %s "$tarball") bytes, $(tar -tzf "$tarball" | wc -l) files"
