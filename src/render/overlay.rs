@@ -6,7 +6,6 @@
 
 use glam::{Mat4, Vec3};
 
-use crate::sim::measures::Space;
 use crate::sim::{Flock, Inspection};
 
 /// Floats per overlay vertex: position xyz (GL), colour rgba (straight alpha).
@@ -121,7 +120,8 @@ impl Scene {
         let side = perpendicular(toward);
         let a = self.view_proj.project_point3(p);
         let b = self.view_proj.project_point3(p + side);
-        let pixels = ((b.x - a.x) * 0.5 * self.width).hypot((b.y - a.y) * 0.5 * self.height);
+        let (dx, dy) = ((b.x - a.x) * 0.5 * self.width, (b.y - a.y) * 0.5 * self.height);
+        let pixels = (dx * dx + dy * dy).sqrt();
         if pixels.is_finite() && pixels > 1e-6 {
             self.pixel_ratio.max(1e-3) / pixels
         } else {
@@ -218,37 +218,22 @@ impl Geometry {
 }
 
 /// Each linked boid's offset from the selected one (simulation coordinates, across the
-/// nearest edge when the world wraps) and how they are linked: one pass over the flock,
-/// looking each id up in the sorted list of those wanted (not `index_of` per neighbour,
-/// which would walk the flock once per neighbour).
-pub fn links(flock: &Flock, seen: &Inspection) -> Vec<(Vec3, Link)> {
-    let mut wanted: Vec<(u32, Link)> = Vec::new();
-    // Strongest first: a boid too close and heeded is drawn as too close.
-    for (ids, link) in [
-        (&seen.too_close, Link::TooClose),
-        (&seen.heeded, Link::Heeded),
-        (&seen.unseen, Link::Unseen),
-    ] {
-        wanted.extend(ids.iter().map(|&id| (id, link)));
-    }
-    wanted.sort_by_key(|&(id, _)| id);
-    wanted.dedup_by_key(|&mut (id, _)| id);
-    if wanted.is_empty() {
-        return Vec::new();
-    }
-    let space = Space {
-        world: flock.world_size(),
-        wrap: flock.settings().wrap,
-    };
-    let positions = flock.positions();
-    let mut found = Vec::with_capacity(wanted.len());
-    for (i, id) in flock.ids().iter().enumerate() {
-        if let Ok(k) = wanted.binary_search_by_key(id, |&(id, _)| id) {
-            let q = Vec3::from_slice(&positions[3 * i..3 * i + 3]);
-            found.push((space.offset(seen.position, q), wanted[k].1));
-        }
-    }
-    found
+/// nearest edge when the world wraps: `Inspection::offsets`) and how they are linked; a
+/// boid too close and heeded is drawn as too close.
+pub fn links(seen: &Inspection) -> Vec<(Vec3, Link)> {
+    seen.offsets
+        .iter()
+        .map(|(id, offset)| {
+            let link = if seen.too_close.contains(id) {
+                Link::TooClose
+            } else if seen.heeded.contains(id) {
+                Link::Heeded
+            } else {
+                Link::Unseen
+            };
+            (*offset, link)
+        })
+        .collect()
 }
 
 /// The inspector's drawing for `seen` (from `flock.inspect`), its links from `links`.
@@ -471,7 +456,7 @@ mod tests {
         let mut drawn = 0;
         for &id in flock.ids().iter().take(50) {
             let seen = flock.inspect(id).unwrap();
-            let links = links(&flock, &seen);
+            let links = links(&seen);
             assert_eq!(
                 links.len(),
                 seen.heeded
@@ -481,6 +466,12 @@ mod tests {
                     .collect::<std::collections::BTreeSet<_>>()
                     .len()
             );
+            // Each offset leads to that boid (within the walled world: no wrapping).
+            for &(other, offset) in &seen.offsets {
+                let j = flock.index_of(other).unwrap();
+                let q = Vec3::from_slice(&flock.positions()[3 * j..3 * j + 3]);
+                assert!((seen.position + offset - q).length() < 1e-4, "{id} → {other}");
+            }
             build(&mut g, &flock, &seen, &links, &scene);
             assert_eq!(g.triangles.len() % (3 * VERTEX_FLOATS), 0);
             assert_eq!(g.lines.len() % (2 * VERTEX_FLOATS), 0);
@@ -557,7 +548,7 @@ mod tests {
         let seen = flock.inspect(flock.ids()[5]).unwrap();
         let mut g = Geometry::default();
         let scene = scene(&flock);
-        build(&mut g, &flock, &seen, &links(&flock, &seen), &scene);
+        build(&mut g, &flock, &seen, &links(&seen), &scene);
         // Every vertex but the arrows' lies on the floor (GL y = 0).
         let off_plane = g
             .triangles

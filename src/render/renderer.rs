@@ -538,7 +538,7 @@ impl Renderer {
             pixel_ratio: viewport.pixel_ratio,
             flat: flock.is_flat(),
         };
-        let links = overlay::links(flock, &seen);
+        let links = overlay::links(&seen);
         overlay::build(&mut self.geometry, flock, &seen, &links, &scene);
         // SAFETY (block): fixed-function state of this renderer's own context.
         unsafe {

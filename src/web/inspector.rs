@@ -6,7 +6,7 @@
 use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
 
-use super::args::{boolean, number, optional_number, range_error, string};
+use super::args::{boolean, js_number, number, optional_number, range_error, string};
 use super::view::View;
 use super::Flock;
 use crate::render::colour::{ColourBy, MODES, RAMP};
@@ -27,9 +27,16 @@ fn named(name: &str, colour: String) -> JsValue {
     entry.into()
 }
 
+/// `rgba(r, g, b, a)`; the opacity in hundredths, written without Rust's float formatting
+/// (which would add ~20 KB to the module: numbers are JavaScript's to write, `args.rs`).
 fn rgba(c: [f32; 4]) -> String {
     let byte = |v: f32| (v.clamp(0.0, 1.0) * 255.0).round() as u8;
-    format!("rgba({}, {}, {}, {:.2})", byte(c[0]), byte(c[1]), byte(c[2]), c[3])
+    let hundredths = (c[3].clamp(0.0, 1.0) * 100.0).round() as u8;
+    let alpha = match hundredths {
+        100 => "1".to_string(),
+        h => format!("0.{h:02}"),
+    };
+    format!("rgba({}, {}, {}, {alpha})", byte(c[0]), byte(c[1]), byte(c[2]))
 }
 
 #[wasm_bindgen]
@@ -49,7 +56,10 @@ impl View {
         if !(id.is_finite() && id >= 0.0 && id <= f64::from(u32::MAX) && id.fract() == 0.0) {
             return Err(range_error(
                 METHOD,
-                &format!("id must be a whole number from 0 to 4294967295, got {id}"),
+                &format!(
+                    "id must be a whole number from 0 to 4294967295, got {}",
+                    js_number(id)
+                ),
             ));
         }
         self.instruments.selected = Some(id as u32);
