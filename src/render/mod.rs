@@ -8,6 +8,7 @@ pub mod colour;
 #[cfg(target_arch = "wasm32")]
 mod gl_util;
 pub mod instruments;
+pub mod legend;
 #[cfg(target_arch = "wasm32")]
 mod mesh;
 pub mod overlay;

@@ -3,41 +3,19 @@
 //! it all for a legend. Thin: the state is `render::instruments::Instruments`, drawn by the
 //! renderer on the next `draw`.
 
-use js_sys::{Array, Object, Reflect};
+use js_sys::JSON;
 use wasm_bindgen::prelude::*;
 
 use super::args::{boolean, js_number, number, optional_number, range_error, string};
 use super::view::View;
 use super::Flock;
-use crate::render::colour::{ColourBy, MODES, RAMP};
-use crate::render::overlay::{self, css, Link, FORCES, LINK_RGBA, NO_RULE_RGB, RULE_RGB};
+use crate::render::colour::ColourBy;
+use crate::render::legend::LEGEND_JSON;
+use crate::render::overlay;
 
 /// How far from a cone's centre, in CSS pixels, a click or tap still picks it: a fingertip
 /// is about 40 px across, a cone at the default zoom 6–10 px long.
 const PICK_REACH: f32 = 16.0;
-
-fn set(object: &Object, key: &str, value: impl Into<JsValue>) {
-    let _ = Reflect::set(object, &key.into(), &value.into());
-}
-
-fn named(name: &str, colour: String) -> JsValue {
-    let entry = Object::new();
-    set(&entry, "name", name);
-    set(&entry, "colour", colour);
-    entry.into()
-}
-
-/// `rgba(r, g, b, a)`; the opacity in hundredths, written without Rust's float formatting
-/// (which would add ~20 KB to the module: numbers are JavaScript's to write, `args.rs`).
-fn rgba(c: [f32; 4]) -> String {
-    let byte = |v: f32| (v.clamp(0.0, 1.0) * 255.0).round() as u8;
-    let hundredths = (c[3].clamp(0.0, 1.0) * 100.0).round() as u8;
-    let alpha = match hundredths {
-        100 => "1".to_string(),
-        h => format!("0.{h:02}"),
-    };
-    format!("rgba({}, {}, {}, {alpha})", byte(c[0]), byte(c[1]), byte(c[2]))
-}
 
 #[wasm_bindgen]
 impl View {
@@ -136,7 +114,9 @@ impl View {
         let Some(mode) = ColourBy::parse(&name) else {
             return Err(range_error(
                 METHOD,
-                &format!("mode must be one of {}, got \"{name}\"", MODES.join(", ")),
+                &format!(
+                    "mode must be \"heading\", \"species\", \"speed\", \"neighbours\" or \"rule\", got \"{name}\""
+                ),
             ));
         };
         self.instruments.colour_by = mode;
@@ -153,33 +133,8 @@ impl View {
     /// colour}] (as `inspect().terms` names them, "total" first), links: [{name, colour}]
     /// ("heeded", "tooClose", "unseen"), rules: [{name, colour}] ("none", "separation",
     /// "alignment", "cohesion": colour by rule), ramp: [low, middle, high] (colour by speed
-    /// or neighbours), modes: [the colour modes' names]}`.
-    pub fn legend(&self) -> Object {
-        let legend = Object::new();
-        let forces: Array = FORCES.iter().map(|f| named(f.name, css(f.rgb))).collect();
-        set(&legend, "forces", forces);
-        let links: Array = LINK_RGBA
-            .iter()
-            .map(|(link, colour)| {
-                let name = match link {
-                    Link::Heeded => "heeded",
-                    Link::TooClose => "tooClose",
-                    Link::Unseen => "unseen",
-                };
-                named(name, rgba(*colour))
-            })
-            .collect();
-        set(&legend, "links", links);
-        let rules: Array = [("none", NO_RULE_RGB)]
-            .into_iter()
-            .chain(["separation", "alignment", "cohesion"].into_iter().zip(RULE_RGB))
-            .map(|(name, rgb)| named(name, css(rgb)))
-            .collect();
-        set(&legend, "rules", rules);
-        let ramp: Array = RAMP.iter().map(|&c| JsValue::from(css(c))).collect();
-        set(&legend, "ramp", ramp);
-        let modes: Array = MODES.iter().map(|&m| JsValue::from(m)).collect();
-        set(&legend, "modes", modes);
-        legend
+    /// or neighbours), modes: [the colour modes' names]}`. A fresh object each call.
+    pub fn legend(&self) -> JsValue {
+        JSON::parse(LEGEND_JSON).unwrap_or(JsValue::NULL)
     }
 }
