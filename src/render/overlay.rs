@@ -20,6 +20,8 @@ const MAX_ARROW_PX: f32 = 220.0;
 const SHAFT_PX: f32 = 3.0;
 const TOTAL_SHAFT_PX: f32 = 5.0;
 const HEAD_LENGTH_PX: f32 = 12.0;
+/// The shortest arrow, CSS pixels: a weak force still shows as more than its head.
+const MIN_ARROW_PX: f32 = 18.0;
 const HEAD_WIDTH_PX: f32 = 11.0;
 
 /// One force the inspector draws: its name (as `inspect().terms` names it) and colour.
@@ -166,16 +168,13 @@ impl Geometry {
 
     fn triangle(&mut self, corners: [Vec3; 3], rgba: [f32; 4]) {
         for c in corners {
-            self.triangles.extend_from_slice(&c.to_array());
-            self.triangles.extend_from_slice(&rgba);
+            vertex(&mut self.triangles, c, rgba);
         }
     }
 
     fn line(&mut self, a: Vec3, b: Vec3, rgba: [f32; 4]) {
-        for p in [a, b] {
-            self.lines.extend_from_slice(&p.to_array());
-            self.lines.extend_from_slice(&rgba);
-        }
+        vertex(&mut self.lines, a, rgba);
+        vertex(&mut self.lines, b, rgba);
     }
 
     /// A filled disc (`fill`) with its rim (`rim`) around `centre`, facing `normal`.
@@ -215,6 +214,10 @@ impl Geometry {
         self.triangle([from - s, neck + s, neck - s], rgba);
         self.triangle([neck - h, neck + h, tip], rgba);
     }
+}
+
+fn vertex(out: &mut Vec<f32>, p: Vec3, rgba: [f32; 4]) {
+    out.extend_from_slice(&[p.x, p.y, p.z, rgba[0], rgba[1], rgba[2], rgba[3]]);
 }
 
 /// Each linked boid's offset from the selected one (simulation coordinates, across the
@@ -351,7 +354,7 @@ fn forces(out: &mut Geometry, seen: &Inspection, max_force: f32, scene: &Scene) 
         if !(size.is_finite() && size > 1e-4 * unit) {
             continue;
         }
-        let pixels = (ARROW_PX * size / unit).clamp(HEAD_LENGTH_PX, MAX_ARROW_PX);
+        let pixels = (ARROW_PX * size / unit).clamp(MIN_ARROW_PX, MAX_ARROW_PX);
         let shaft = if k == 0 { TOTAL_SHAFT_PX } else { SHAFT_PX };
         let widths = [shaft * px, HEAD_LENGTH_PX * px, HEAD_WIDTH_PX * px];
         let [r, g, b] = force.rgb;
@@ -527,7 +530,7 @@ mod tests {
             lengths.push(longest);
         }
         let expected = (ARROW_PX * seen.terms.total.length() / flock.settings().max_force)
-            .clamp(HEAD_LENGTH_PX, MAX_ARROW_PX);
+            .clamp(MIN_ARROW_PX, MAX_ARROW_PX);
         for l in &lengths {
             // Foreshortened by the angle of view at most; never scaled by the zoom.
             assert!(*l <= expected * 1.05 && *l > 0.3 * expected, "{lengths:?} vs {expected}");

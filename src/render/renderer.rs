@@ -542,14 +542,17 @@ impl Renderer {
         overlay::build(&mut self.geometry, flock, &seen, &links, &scene);
         // SAFETY (block): fixed-function state of this renderer's own context.
         unsafe {
-            // Over everything: the spheres tint what they hold, the arrows are never hidden.
+            // Over everything: the spheres tint what they hold, the arrows are never hidden;
+            // both faces (an arrow turns whichever way its force points).
             gl.disable(glow::DEPTH_TEST);
+            gl.disable(glow::CULL_FACE);
             gl.depth_mask(false);
         }
         self.instruments.draw_overlay(gl, &self.geometry, &view_proj);
         // SAFETY: as above.
         unsafe {
             gl.enable(glow::DEPTH_TEST);
+            gl.enable(glow::CULL_FACE);
             gl.depth_mask(true);
         }
     }
