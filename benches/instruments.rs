@@ -30,7 +30,11 @@ fn median_ms(runs: usize, mut f: impl FnMut()) -> f64 {
 fn main() {
     let counts: Vec<usize> = std::env::var("BOIDS_BENCH_COUNTS")
         .ok()
-        .map(|list| list.split(',').filter_map(|c| c.trim().parse().ok()).collect())
+        .map(|list| {
+            list.split(',')
+                .filter_map(|c| c.trim().parse().ok())
+                .collect()
+        })
         .unwrap_or_else(|| vec![10_000]);
     println!("instruments, standard scenario, one thread (ms, median)");
     println!(

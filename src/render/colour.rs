@@ -54,7 +54,10 @@ impl ColourBy {
     pub fn value(self, flock: &Flock, i: usize) -> f32 {
         let table = match self {
             ColourBy::Neighbours => {
-                return flock.neighbour_counts().get(i).map_or(0.0, |&n| f32::from(n));
+                return flock
+                    .neighbour_counts()
+                    .get(i)
+                    .map_or(0.0, |&n| f32::from(n));
             }
             ColourBy::Rule => flock.strongest_rules(),
             _ => flock.species(),

@@ -31,7 +31,13 @@ mod tests {
 
     fn rgba(c: [f32; 4]) -> String {
         let byte = |v: f32| (v * 255.0).round() as u8;
-        format!("rgba({}, {}, {}, {:.2})", byte(c[0]), byte(c[1]), byte(c[2]), c[3])
+        format!(
+            "rgba({}, {}, {}, {:.2})",
+            byte(c[0]),
+            byte(c[1]),
+            byte(c[2]),
+            c[3]
+        )
     }
 
     #[test]
@@ -50,7 +56,11 @@ mod tests {
             .collect();
         let rules: Vec<_> = [("none", NO_RULE_RGB)]
             .into_iter()
-            .chain(["separation", "alignment", "cohesion"].into_iter().zip(RULE_RGB))
+            .chain(
+                ["separation", "alignment", "cohesion"]
+                    .into_iter()
+                    .zip(RULE_RGB),
+            )
             .map(|(name, rgb)| named(name, &css(rgb)))
             .collect();
         let ramp: Vec<_> = RAMP.iter().map(|&c| format!("\"{}\"", css(c))).collect();

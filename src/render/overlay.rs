@@ -91,7 +91,12 @@ fn link_rgba(link: Link) -> [f32; 4] {
 /// `#rrggbb` for a colour (0–1 per channel), for a legend drawn by JavaScript.
 pub fn css(rgb: [f32; 3]) -> String {
     let byte = |c: f32| (c.clamp(0.0, 1.0) * 255.0).round() as u8;
-    format!("#{:02x}{:02x}{:02x}", byte(rgb[0]), byte(rgb[1]), byte(rgb[2]))
+    format!(
+        "#{:02x}{:02x}{:02x}",
+        byte(rgb[0]),
+        byte(rgb[1]),
+        byte(rgb[2])
+    )
 }
 
 /// Simulation (z up) to GL (y up) coordinates.
@@ -122,7 +127,10 @@ impl Scene {
         let side = perpendicular(toward);
         let a = self.view_proj.project_point3(p);
         let b = self.view_proj.project_point3(p + side);
-        let (dx, dy) = ((b.x - a.x) * 0.5 * self.width, (b.y - a.y) * 0.5 * self.height);
+        let (dx, dy) = (
+            (b.x - a.x) * 0.5 * self.width,
+            (b.y - a.y) * 0.5 * self.height,
+        );
         let pixels = (dx * dx + dy * dy).sqrt();
         if pixels.is_finite() && pixels > 1e-6 {
             self.pixel_ratio.max(1e-3) / pixels
@@ -377,14 +385,15 @@ pub fn pick(
     let mut best: Option<(f32, f32, usize)> = None;
     for (i, p) in positions.chunks_exact(3).enumerate() {
         let clip = view_proj * gl(Vec3::from_slice(p)).extend(1.0);
-        if !(clip.w > 0.0) {
+        // Behind the eye, or NaN.
+        if clip.w.is_nan() || clip.w <= 0.0 {
             continue;
         }
         let (x, y) = (clip.x / clip.w, clip.y / clip.w);
         let sx = (x + 1.0) * 0.5 * width;
         let sy = (1.0 - y) * 0.5 * height;
         let d2 = (sx - point.0).powi(2) + (sy - point.1).powi(2);
-        if !(d2 <= reach * reach) {
+        if d2.is_nan() || d2 > reach * reach {
             continue;
         }
         let depth = clip.w;
@@ -473,7 +482,10 @@ mod tests {
             for &(other, offset) in &seen.offsets {
                 let j = flock.index_of(other).unwrap();
                 let q = Vec3::from_slice(&flock.positions()[3 * j..3 * j + 3]);
-                assert!((seen.position + offset - q).length() < 1e-4, "{id} → {other}");
+                assert!(
+                    (seen.position + offset - q).length() < 1e-4,
+                    "{id} → {other}"
+                );
             }
             build(&mut g, &flock, &seen, &links, &scene);
             assert_eq!(g.triangles.len() % (3 * VERTEX_FLOATS), 0);
@@ -502,9 +514,11 @@ mod tests {
         let seen = flock.inspect(flock.ids()[0]).unwrap();
         let mut lengths = Vec::new();
         for zoom in [0.5, 1.0, 4.0] {
-            let mut camera = OrbitCamera::default();
-            camera.zoom = zoom;
-            camera.target = seen.position / flock.world_size();
+            let camera = OrbitCamera {
+                zoom,
+                target: seen.position / flock.world_size(),
+                ..OrbitCamera::default()
+            };
             let frame = camera.frame(flock.world_size(), 1.0);
             let scene = Scene {
                 view_proj: frame.view_proj,
@@ -533,7 +547,10 @@ mod tests {
             .clamp(MIN_ARROW_PX, MAX_ARROW_PX);
         for l in &lengths {
             // Foreshortened by the angle of view at most; never scaled by the zoom.
-            assert!(*l <= expected * 1.05 && *l > 0.3 * expected, "{lengths:?} vs {expected}");
+            assert!(
+                *l <= expected * 1.05 && *l > 0.3 * expected,
+                "{lengths:?} vs {expected}"
+            );
         }
         assert!(lengths[2] < 1.5 * lengths[0] && lengths[0] < 1.5 * lengths[2]);
     }
@@ -573,12 +590,26 @@ mod tests {
             let ndc = frame.view_proj.project_point3(p);
             let point = ((ndc.x + 1.0) * 300.0, (1.0 - ndc.y) * 300.0);
             let picked = pick(flock.positions(), frame.view_proj, size, point, 12.0).unwrap();
-            let q = gl(Vec3::from_slice(&flock.positions()[3 * picked..3 * picked + 3]));
+            let q = gl(Vec3::from_slice(
+                &flock.positions()[3 * picked..3 * picked + 3],
+            ));
             let other = frame.view_proj.project_point3(q);
             let d = ((other.x - ndc.x) * 300.0).hypot((other.y - ndc.y) * 300.0);
-            assert!(picked == i || d < 1.0, "boid {i}: picked {picked} {d} px away");
+            assert!(
+                picked == i || d < 1.0,
+                "boid {i}: picked {picked} {d} px away"
+            );
         }
-        assert_eq!(pick(flock.positions(), frame.view_proj, size, (-500.0, -500.0), 12.0), None);
+        assert_eq!(
+            pick(
+                flock.positions(),
+                frame.view_proj,
+                size,
+                (-500.0, -500.0),
+                12.0
+            ),
+            None
+        );
     }
 
     #[test]

@@ -514,7 +514,9 @@ impl Renderer {
                 let grown = self.trails.sample(flock);
                 self.instruments.upload_trails(gl, &self.trails, grown);
             }
-            let slot = inspected.as_ref().and_then(|seen| self.trails.slot_of(seen.id));
+            let slot = inspected
+                .as_ref()
+                .and_then(|seen| self.trails.slot_of(seen.id));
             let only = if instruments.trails { None } else { slot };
             if instruments.trails || only.is_some() {
                 // SAFETY: fixed-function state of this renderer's own context.
@@ -548,7 +550,8 @@ impl Renderer {
             gl.disable(glow::CULL_FACE);
             gl.depth_mask(false);
         }
-        self.instruments.draw_overlay(gl, &self.geometry, &view_proj);
+        self.instruments
+            .draw_overlay(gl, &self.geometry, &view_proj);
         // SAFETY: as above.
         unsafe {
             gl.enable(glow::DEPTH_TEST);

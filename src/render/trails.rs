@@ -151,7 +151,8 @@ impl Ring {
     fn write(&mut self, slot: usize, texel: [f32; TEXEL_FLOATS]) {
         let at = slot * TEXEL_FLOATS;
         if self.row.len() < at + TEXEL_FLOATS {
-            self.row.resize((slot + 1).next_multiple_of(WIDTH) * TEXEL_FLOATS, 0.0);
+            self.row
+                .resize((slot + 1).next_multiple_of(WIDTH) * TEXEL_FLOATS, 0.0);
         }
         self.row[at..at + TEXEL_FLOATS].copy_from_slice(&texel);
     }
@@ -229,7 +230,11 @@ mod tests {
         let mut ring = Ring::default();
         assert!(ring.due(&flock));
         assert!(ring.sample(&flock), "the first sample makes the texture");
-        let slots: Vec<usize> = flock.ids().iter().map(|&id| ring.slot_of(id).unwrap()).collect();
+        let slots: Vec<usize> = flock
+            .ids()
+            .iter()
+            .map(|&id| ring.slot_of(id).unwrap())
+            .collect();
         let by_id: std::collections::HashMap<u32, usize> =
             flock.ids().iter().copied().zip(slots).collect();
         step_for(&mut flock, 0.05);

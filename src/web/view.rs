@@ -49,7 +49,8 @@ struct Gl {
 
 /// The methods whose first argument is a `Flock`, separated by spaces (`harden.js` checks
 /// that it is one).
-pub(super) const TAKE_A_FLOCK: &str = "draw worldPointAt cssPointOf fitFlock zoomToward select pick";
+pub(super) const TAKE_A_FLOCK: &str =
+    "draw worldPointAt cssPointOf fitFlock zoomToward select pick";
 
 impl View {
     /// A View with no canvas, which draws nothing and that JavaScript never sees: `start`
