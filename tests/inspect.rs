@@ -206,3 +206,47 @@ fn an_unknown_id_has_nothing_to_inspect() {
     assert!(flock.inspect(u32::MAX).is_none());
     assert!(flock.inspect(99).is_some());
 }
+
+#[test]
+fn the_step_records_each_boids_neighbours_and_strongest_rule_as_inspect_sees_them() {
+    // What "colour by neighbours / strongest rule" draws comes from the step itself; it
+    // must name what the inspector names for the same boid, in every mode.
+    for (mode, mut flock) in flocks() {
+        let inspections: Vec<_> = flock
+            .ids()
+            .to_vec()
+            .into_iter()
+            .map(|id| flock.inspect(id).unwrap())
+            .collect();
+        flock.step(DT);
+        let (counts, rules) = (flock.neighbour_counts(), flock.strongest_rules());
+        assert_eq!(counts.len(), flock.len(), "{mode}");
+        assert_eq!(rules.len(), flock.len(), "{mode}");
+        let mut differ = 0;
+        let mut seen_rules = [0usize; 4];
+        for seen in &inspections {
+            let j = flock.index_of(seen.id).unwrap();
+            assert_eq!(
+                usize::from(counts[j]),
+                seen.heeded.len(),
+                "{mode}: boid {}",
+                seen.id
+            );
+            let t = &seen.terms;
+            let expected = boids::sim::rules::strongest(t.separation, t.alignment, t.cohesion);
+            seen_rules[usize::from(rules[j])] += 1;
+            if rules[j] != expected {
+                differ += 1;
+            }
+        }
+        // Rounding may tip a near tie (the SIMD step sums in another order).
+        assert!(
+            differ <= flock.len() / 100,
+            "{mode}: {differ} strongest rules differ from inspect's"
+        );
+        assert!(
+            seen_rules[1..].iter().filter(|&&n| n > 0).count() >= 2,
+            "{mode}: more than one rule is strongest somewhere ({seen_rules:?})"
+        );
+    }
+}

@@ -17,13 +17,24 @@
 //! | 4..7   | velocity xyz (orientation and colour come from it)             |
 //! | 7      | species (0–3; colours the boid when there is more than one)    |
 //!
+//! Slot 7 is the species unless "colour by" wants another number there (`colour.rs`): the
+//! colour modes change what is in the record, never how many records or draws there are.
+//! The instruments (`overlay_gl.rs`) draw after the flock: the selected boid's overlay in
+//! two calls from one upload, the trails in one call (one texture row upload per sample).
+//!
 //! The simulation's z axis points up; GL's y does. Records, spheres and the loop are
 //! written with y and z swapped, so the lessons' "above" (a 2D flock at z = 0) is above.
 
 use glow::HasContext;
 
 use super::camera::OrbitCamera;
+use super::colour::{ColourBy, RAMP};
+use super::gl_util::{as_bytes, index_bytes, program};
+use super::instruments::Instruments;
 use super::mesh;
+use super::overlay::{self, Geometry, Scene, NO_RULE_RGB, RULE_RGB};
+use super::overlay_gl::OverlayGl;
+use super::trails::Ring;
 use crate::sim;
 
 /// Floats per instance record (see the module docs).
@@ -55,11 +66,12 @@ fn gl_xyz(v: &[f32]) -> [f32; 3] {
     [v[0], v[2], v[1]]
 }
 
-/// The drawing buffer's size in device pixels.
+/// The drawing buffer's size in device pixels, and device pixels per CSS pixel.
 #[derive(Clone, Copy, Debug)]
 pub struct Viewport {
     pub width: i32,
     pub height: i32,
+    pub pixel_ratio: f32,
 }
 
 struct ConeProgram {
@@ -70,6 +82,9 @@ struct ConeProgram {
     cruise: Option<glow::UniformLocation>,
     fog: Option<glow::UniformLocation>,
     species: Option<glow::UniformLocation>,
+    colour_by: Option<glow::UniformLocation>,
+    scale: Option<glow::UniformLocation>,
+    selected: Option<glow::UniformLocation>,
 }
 
 /// Lines: the world's edges (the unit cube scaled) and the leaders' loop (scale 1).
@@ -117,73 +132,10 @@ pub struct Renderer {
     /// The loop as last uploaded (GL coordinates), re-sent only when it changes.
     path: Vec<f32>,
     path_scratch: Vec<f32>,
-}
-
-/// Views floats as bytes for upload.
-fn as_bytes(floats: &[f32]) -> &[u8] {
-    // SAFETY: f32 has no padding and every bit pattern is a valid u8; the length is the
-    // same memory in bytes, and the borrow keeps the floats alive.
-    unsafe {
-        std::slice::from_raw_parts(floats.as_ptr().cast::<u8>(), std::mem::size_of_val(floats))
-    }
-}
-
-fn index_bytes(indices: &[u16]) -> &[u8] {
-    // SAFETY: as in `as_bytes`.
-    unsafe {
-        std::slice::from_raw_parts(
-            indices.as_ptr().cast::<u8>(),
-            std::mem::size_of_val(indices),
-        )
-    }
-}
-
-/// Compiles and links a program; the error carries the GL info log.
-fn program(
-    gl: &glow::Context,
-    name: &str,
-    vertex: &str,
-    fragment: &str,
-) -> Result<glow::Program, String> {
-    // SAFETY (whole function): plain WebGL calls on objects created here.
-    unsafe {
-        let program = gl.create_program()?;
-        let mut shaders = Vec::with_capacity(2);
-        for (kind, stage, source) in [
-            (glow::VERTEX_SHADER, "vertex", vertex),
-            (glow::FRAGMENT_SHADER, "fragment", fragment),
-        ] {
-            let shader = gl.create_shader(kind)?;
-            gl.shader_source(shader, source);
-            gl.compile_shader(shader);
-            if !gl.get_shader_compile_status(shader) {
-                let log = gl.get_shader_info_log(shader);
-                gl.delete_shader(shader);
-                for shader in shaders {
-                    gl.delete_shader(shader);
-                }
-                gl.delete_program(program);
-                return Err(format!(
-                    "the {name} {stage} shader did not compile: {}",
-                    log.trim()
-                ));
-            }
-            gl.attach_shader(program, shader);
-            shaders.push(shader);
-        }
-        gl.link_program(program);
-        let linked = gl.get_program_link_status(program);
-        let log = gl.get_program_info_log(program);
-        for shader in shaders {
-            gl.detach_shader(program, shader);
-            gl.delete_shader(shader);
-        }
-        if !linked {
-            gl.delete_program(program);
-            return Err(format!("the {name} program did not link: {}", log.trim()));
-        }
-        Ok(program)
-    }
+    instruments: OverlayGl,
+    /// The selected boid's overlay, rebuilt each frame (capacity kept).
+    geometry: Geometry,
+    trails: Ring,
 }
 
 /// Size of a cone in a world of side `world`.
@@ -209,7 +161,22 @@ impl Renderer {
                 cruise: location(cone_program, "u_cruise"),
                 fog: location(cone_program, "u_fog"),
                 species: location(cone_program, "u_species"),
+                colour_by: location(cone_program, "u_colour_by"),
+                scale: location(cone_program, "u_scale"),
+                selected: location(cone_program, "u_selected"),
             };
+            // The colour modes' fixed colours, from the tables JavaScript's legend reads.
+            gl.use_program(Some(cone_program));
+            let flat = |colours: &[[f32; 3]]| colours.concat();
+            let rules = [NO_RULE_RGB, RULE_RGB[0], RULE_RGB[1], RULE_RGB[2]];
+            gl.uniform_3_f32_slice(location(cone_program, "u_rules").as_ref(), &flat(&rules));
+            gl.uniform_3_f32_slice(location(cone_program, "u_ramp").as_ref(), &flat(&RAMP));
+            gl.uniform_2_f32(
+                location(cone_program, "u_speeds").as_ref(),
+                sim::MIN_SPEED_FACTOR,
+                sim::MAX_SPEED_FACTOR,
+            );
+            gl.use_program(None);
             let lines = LineProgram {
                 program: line_program,
                 view_proj: location(line_program, "u_view_proj"),
@@ -327,7 +294,11 @@ impl Renderer {
             gl.blend_func(glow::ONE, glow::ONE_MINUS_SRC_ALPHA);
             gl.clear_color(0.0, 0.0, 0.0, 0.0);
 
+            let instruments = OverlayGl::new(&gl)?;
             Ok(Renderer {
+                instruments,
+                geometry: Geometry::default(),
+                trails: Ring::default(),
                 cones,
                 lines,
                 spheres,
@@ -359,31 +330,31 @@ impl Renderer {
         self.capacity
     }
 
-    /// Interleaves the flock's boids, then its hawks and leaders, into the staging records.
-    fn stage(&mut self, flock: &sim::Flock) {
+    /// Interleaves the flock's boids, then its hawks and leaders, into the staging records;
+    /// slot 7 holds what `colour_by` colours by.
+    fn stage(&mut self, flock: &sim::Flock, colour_by: ColourBy) {
         self.staging.clear();
-        let species = flock.species();
         let boids = flock
             .positions()
             .chunks_exact(3)
             .zip(flock.velocities().chunks_exact(3))
             .enumerate()
-            .map(|(i, (p, v))| (p, v, KIND_BOID, species.get(i).copied().unwrap_or(0)));
+            .map(|(i, (p, v))| (p, v, KIND_BOID, colour_by.value(flock, i)));
         let hawks = flock
             .predator_positions()
             .chunks_exact(3)
             .zip(flock.predator_velocities().chunks_exact(3))
-            .map(|(p, v)| (p, v, KIND_HAWK, 0));
+            .map(|(p, v)| (p, v, KIND_HAWK, 0.0));
         let leaders = flock
             .leader_positions()
             .chunks_exact(3)
             .zip(flock.leader_velocities().chunks_exact(3))
-            .map(|(p, v)| (p, v, KIND_LEADER, 0));
-        for (p, v, kind, species) in boids.chain(hawks).chain(leaders) {
+            .map(|(p, v)| (p, v, KIND_LEADER, 0.0));
+        for (p, v, kind, value) in boids.chain(hawks).chain(leaders) {
             let [px, py, pz] = gl_xyz(p);
             let [vx, vy, vz] = gl_xyz(v);
             self.staging
-                .extend_from_slice(&[px, py, pz, kind, vx, vy, vz, f32::from(species)]);
+                .extend_from_slice(&[px, py, pz, kind, vx, vy, vz, value]);
         }
     }
 
@@ -409,8 +380,15 @@ impl Renderer {
     }
 
     /// Draws one frame: clears, uploads the instance records once, draws all cones in one
-    /// instanced call and, when the world has walls, the cube's edges.
-    pub fn draw(&mut self, flock: &sim::Flock, camera: &OrbitCamera, viewport: Viewport) {
+    /// instanced call and, when the world has walls, the cube's edges; then what the
+    /// `instruments` ask for.
+    pub fn draw(
+        &mut self,
+        flock: &sim::Flock,
+        camera: &OrbitCamera,
+        viewport: Viewport,
+        instruments: &Instruments,
+    ) {
         let world = flock.world_size();
         let flat = flock.is_flat();
         let aspect = viewport.width.max(1) as f32 / viewport.height.max(1) as f32;
@@ -426,8 +404,9 @@ impl Renderer {
         ];
         let view_proj = frame.view_proj.to_cols_array();
         self.update_path(flock);
-        self.stage(flock);
+        self.stage(flock, instruments.colour_by);
         let count = self.staging.len() / INSTANCE_FLOATS;
+        let selected = instruments.selected_index(flock);
         let gl = &self.gl;
         // SAFETY (block): WebGL calls on this renderer's objects; the uploaded slice is
         // borrowed for the duration of the call.
@@ -444,6 +423,9 @@ impl Renderer {
                 gl.uniform_1_f32(c.cruise.as_ref(), flock.settings().speed);
                 gl.uniform_2_f32(c.fog.as_ref(), fog[0], fog[1]);
                 gl.uniform_1_f32(c.species.as_ref(), flock.settings().species as f32);
+                gl.uniform_1_i32(c.colour_by.as_ref(), instruments.colour_by.index() as i32);
+                gl.uniform_1_f32(c.scale.as_ref(), ColourBy::neighbour_scale(flock));
+                gl.uniform_1_i32(c.selected.as_ref(), selected.map_or(-1, |i| i as i32));
                 gl.bind_vertex_array(Some(self.cone_vao));
                 gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.instances));
                 if count > self.capacity {
@@ -511,6 +493,71 @@ impl Renderer {
             gl.depth_mask(true);
             gl.bind_vertex_array(None);
         }
+        self.draw_instruments(flock, instruments, selected, &frame, viewport);
+    }
+
+    /// The trails (every boid's, or the selected boid's alone) and the selected boid's
+    /// overlay, over the flock.
+    fn draw_instruments(
+        &mut self,
+        flock: &sim::Flock,
+        instruments: &Instruments,
+        selected: Option<usize>,
+        frame: &super::CameraFrame,
+        viewport: Viewport,
+    ) {
+        let view_proj = frame.view_proj.to_cols_array();
+        let gl = &self.gl;
+        let inspected = selected.and_then(|_| flock.inspect(instruments.selected?));
+        if instruments.trails || inspected.is_some() {
+            if self.trails.due(flock) {
+                let grown = self.trails.sample(flock);
+                self.instruments.upload_trails(gl, &self.trails, grown);
+            }
+            let slot = inspected
+                .as_ref()
+                .and_then(|seen| self.trails.slot_of(seen.id));
+            let only = if instruments.trails { None } else { slot };
+            if instruments.trails || only.is_some() {
+                // SAFETY: fixed-function state of this renderer's own context.
+                unsafe { gl.depth_mask(false) };
+                let reading = self.trails.reading(flock);
+                self.instruments
+                    .draw_trails(gl, &reading, &view_proj, only, slot);
+                // SAFETY: as above.
+                unsafe { gl.depth_mask(true) };
+            }
+        } else {
+            // Nothing samples the flock meanwhile: start afresh when next asked.
+            self.trails.clear();
+        }
+        let Some(seen) = inspected else { return };
+        let scene = Scene {
+            view_proj: frame.view_proj,
+            eye: frame.eye,
+            width: viewport.width.max(1) as f32,
+            height: viewport.height.max(1) as f32,
+            pixel_ratio: viewport.pixel_ratio,
+            flat: flock.is_flat(),
+        };
+        let links = overlay::links(&seen);
+        overlay::build(&mut self.geometry, flock, &seen, &links, &scene);
+        // SAFETY (block): fixed-function state of this renderer's own context.
+        unsafe {
+            // Over everything: the spheres tint what they hold, the arrows are never hidden;
+            // both faces (an arrow turns whichever way its force points).
+            gl.disable(glow::DEPTH_TEST);
+            gl.disable(glow::CULL_FACE);
+            gl.depth_mask(false);
+        }
+        self.instruments
+            .draw_overlay(gl, &self.geometry, &view_proj);
+        // SAFETY: as above.
+        unsafe {
+            gl.enable(glow::DEPTH_TEST);
+            gl.enable(glow::CULL_FACE);
+            gl.depth_mask(true);
+        }
     }
 }
 
@@ -524,6 +571,7 @@ impl Drop for Renderer {
             if !gl.is_program(self.cones.program) {
                 return;
             }
+            self.instruments.delete(gl);
             for vao in [self.cone_vao, self.box_vao, self.sphere_vao, self.path_vao] {
                 gl.delete_vertex_array(vao);
             }

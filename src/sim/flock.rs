@@ -79,6 +79,15 @@ pub struct Flock {
     world: f32,
     mean_neighbours: f32,
     mean_candidates: f32,
+    /// Neighbours each boid heeded in the last step, in the order of `positions` (what
+    /// "colour by neighbours" shows): written by the scan, one store per boid.
+    neighbour_counts: Vec<u16>,
+    /// The rule that pushed each boid hardest in the last step (`rules::strongest`), in the
+    /// order of `positions`: written where the acceleration is summed (`glide_all` or
+    /// `integrate`).
+    strongest: Vec<u8>,
+    /// Simulated seconds stepped since the flock was made (what trails are sampled by).
+    elapsed: f64,
 }
 
 impl Flock {
@@ -295,6 +304,25 @@ impl Flock {
         self.mean_neighbours
     }
 
+    /// How many neighbours each boid heeded in the last step, in the order of
+    /// `positions()` (in nearest-k mode at most k). Shorter than the flock, or stale, until
+    /// the next step after `set_count`, `rebuild` or `set_state`.
+    pub fn neighbour_counts(&self) -> &[u16] {
+        &self.neighbour_counts
+    }
+
+    /// Which rule pushed each boid hardest in the last step (`rules::strongest`: 0 none,
+    /// 1 separation, 2 alignment, 3 cohesion), in the order of `positions()`; as stale as
+    /// `neighbour_counts` after a change of count.
+    pub fn strongest_rules(&self) -> &[u8] {
+        &self.strongest
+    }
+
+    /// Simulated seconds stepped since the flock was made.
+    pub fn elapsed(&self) -> f64 {
+        self.elapsed
+    }
+
     /// Mean number of boids each boid examined to find its neighbours in the last step: the
     /// cost of looking around, which must not grow with the count.
     pub fn mean_candidates(&self) -> f32 {
@@ -331,16 +359,24 @@ impl Flock {
         if glides {
             sightings.resize(new_positions.len() / 3);
         }
+        // The new state is written in slot order, and so are these.
+        let count = new_positions.len() / 3;
+        let mut counts = std::mem::take(&mut self.neighbour_counts);
+        counts.resize(count, 0);
+        let mut strongest = std::mem::take(&mut self.strongest);
+        strongest.resize(count, 0);
         // One scan for both ways (one copy of it in the wasm module, not two), branching per
         // boid on a flag that never changes during the step.
         let examined = self.scan_all(|flock, i, seen| {
             total_neighbours += u64::from(seen.count);
+            counts[i] = seen.count.min(u32::from(u16::MAX)) as u16;
             if glides {
                 sightings.record(i, seen);
             } else {
-                let (p, v) = flock.integrate(i, seen, h, &forces);
+                let (p, v, rule) = flock.integrate(i, seen, h, &forces);
                 new_positions[3 * i..3 * i + 3].copy_from_slice(&p);
                 new_velocities[3 * i..3 * i + 3].copy_from_slice(&v);
+                strongest[i] = rule;
             }
         });
         if glides {
@@ -351,9 +387,13 @@ impl Flock {
                 &glide,
                 &mut new_positions,
                 &mut new_velocities,
+                &mut strongest,
             );
         }
         self.sightings = sightings;
+        self.neighbour_counts = counts;
+        self.strongest = strongest;
+        self.elapsed += f64::from(h);
         self.positions = new_positions;
         self.velocities = new_velocities;
         // The new state is in cell order: ids and species follow their boids.
@@ -464,6 +504,23 @@ mod tests {
                         (a - b).abs() <= 1e-3 * (1.0 + b.abs()),
                         "{count} boids, wrap {wrap}, step {step}: component {k}: {a} vs {b}"
                     );
+                }
+                // Both record the same neighbours and, but for a near tie that rounding
+                // may tip, the same strongest rule.
+                assert_eq!(together.neighbour_counts(), alone.neighbour_counts());
+                let rules = together.strongest_rules();
+                assert_eq!(rules.len(), count, "one rule per boid");
+                let differ = rules
+                    .iter()
+                    .zip(alone.strongest_rules())
+                    .filter(|(a, b)| a != b)
+                    .count();
+                assert!(
+                    differ <= count / 100,
+                    "{count} boids, wrap {wrap}, step {step}: {differ} strongest rules differ"
+                );
+                for rule in 1..=3 {
+                    assert!(rules.contains(&rule), "rule {rule} is strongest somewhere");
                 }
             }
             // Both ways really ran: the flock moved.

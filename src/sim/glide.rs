@@ -355,14 +355,28 @@ fn confine_lanes(p: Wide, v: Wide, glide: &Glide) -> (Wide, Wide, WideMask) {
     }
 }
 
+/// `rules::strongest` in eight lanes: 0 none, 1 separation, 2 alignment, 3 cohesion.
+fn strongest(separation: Lanes3, alignment: Lanes3, cohesion: Lanes3) -> Wide {
+    let mut best = Wide::ZERO;
+    let mut rule = Wide::ZERO;
+    for (code, term) in [(1.0, separation), (2.0, alignment), (3.0, cohesion)] {
+        let size = term.dot(term);
+        let larger = size.cmpgt(best);
+        best = Wide::select(larger, size, best);
+        rule = Wide::select(larger, Wide::splat(code), rule);
+    }
+    rule
+}
+
 /// Writes the new position and velocity (xyz per boid) of every boid in `sorted`, in slot
-/// order, from what it saw.
+/// order, from what it saw, and which rule pushed it hardest (`strongest`, one per boid).
 pub fn glide_all(
     sorted: &Sorted,
     seen: &Sightings,
     glide: &Glide,
     positions: &mut [f32],
     velocities: &mut [f32],
+    strongest_rules: &mut [u8],
 ) {
     let boids = positions.len() / 3;
     let h = Wide::splat(glide.h);
@@ -377,10 +391,16 @@ pub fn glide_all(
         let separation = steer_sized(push, push_length, v, wanted, glide);
         let alignment = steer(seen.lanes3(first, VELOCITY), v, wanted, glide);
         let cohesion = steer(seen.lanes3(first, OFFSET), v, wanted, glide);
-        let pull = separation
-            .scale(ws * urgency)
-            .add(alignment.scale(wa))
-            .add(cohesion.scale(wc / urgency));
+        let [separation, alignment, cohesion] = [
+            separation.scale(ws * urgency),
+            alignment.scale(wa),
+            cohesion.scale(wc / urgency),
+        ];
+        let rules = strongest(separation, alignment, cohesion);
+        for k in 0..WIDE.min(boids - first) {
+            strongest_rules[first + k] = rules.lane(k) as u8;
+        }
+        let pull = separation.add(alignment).add(cohesion);
         let mut acceleration = mostly_turning(pull, v);
         let speed = v.length();
         let ease = (Wide::splat(glide.cruise) - speed) / speed * Wide::splat(glide.speed_response);

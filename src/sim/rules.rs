@@ -90,6 +90,20 @@ pub fn steering(
     }
 }
 
+/// Which weighted rule pushes a boid hardest: 0 when none acts, else 1 separation,
+/// 2 alignment, 3 cohesion (a tie goes to the first). What "colour by strongest rule" shows
+/// and the inspector names; the step records it for every boid (`Flock::strongest_rules`).
+pub fn strongest(separation: Vec3, alignment: Vec3, cohesion: Vec3) -> u8 {
+    let sizes = [separation, alignment, cohesion].map(Vec3::length_squared);
+    let mut best = (0, 0.0);
+    for (rule, size) in (1..).zip(sizes) {
+        if size > best.1 {
+            best = (rule, size);
+        }
+    }
+    best.0
+}
+
 /// The rules' summed `pull` on a boid flying at `velocity`, with only [`ALONG_SHARE`] of
 /// its part along the heading kept: the rules turn a boid; its speed is the cruise
 /// speed's business.

@@ -44,7 +44,7 @@ pub fn refused(method: &str, error: ParamError) -> JsValue {
 }
 
 /// `value` as JavaScript writes it.
-fn js_number(value: f64) -> String {
+pub fn js_number(value: f64) -> String {
     js_sys::Number::from(value)
         .to_string_with_radix(10)
         .map(String::from)

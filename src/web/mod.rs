@@ -7,6 +7,7 @@
 
 mod args;
 mod flock;
+mod inspector;
 mod instruments;
 mod view;
 

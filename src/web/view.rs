@@ -10,6 +10,7 @@ use web_sys::{
 
 use super::args::{number, type_error};
 use super::Flock;
+use crate::render::instruments::Instruments;
 use crate::render::{CameraFrame, OrbitCamera, Renderer, Viewport};
 
 /// `error.name` of the error thrown when the browser cannot give a WebGL2 context.
@@ -35,6 +36,8 @@ pub struct View {
     camera: OrbitCamera,
     /// The canvas's size in CSS pixels as last given to `resize` (0 before that).
     css_size: (f64, f64),
+    /// The selected boid, trails, colour mode (`inspector.rs`).
+    pub(super) instruments: Instruments,
 }
 
 /// The canvas, its WebGL2 context and what draws into it.
@@ -46,7 +49,8 @@ struct Gl {
 
 /// The methods whose first argument is a `Flock`, separated by spaces (`harden.js` checks
 /// that it is one).
-pub(super) const TAKE_A_FLOCK: &str = "draw worldPointAt cssPointOf fitFlock zoomToward";
+pub(super) const TAKE_A_FLOCK: &str =
+    "draw worldPointAt cssPointOf fitFlock zoomToward select pick";
 
 impl View {
     /// A View with no canvas, which draws nothing and that JavaScript never sees: `start`
@@ -56,6 +60,7 @@ impl View {
             gl: None,
             camera: OrbitCamera::default(),
             css_size: (0.0, 0.0),
+            instruments: Instruments::default(),
         }
     }
 }
@@ -102,20 +107,30 @@ impl View {
             }),
             camera: OrbitCamera::default(),
             css_size: (0.0, 0.0),
+            instruments: Instruments::default(),
         })
     }
 
-    /// Draws the flock as it is now (nothing while the context is lost).
+    /// Draws the flock as it is now (nothing while the context is lost), with what the
+    /// instruments show (`select`, `setTrails`, `setColourBy`; `setFollow` turns the camera
+    /// toward the selected boid first).
     pub fn draw(&mut self, flock: &Flock) {
+        let css_width = self.css_size().0;
         let Some(gl) = &mut self.gl else { return };
         if gl.context.is_context_lost() {
             return;
         }
+        let width = gl.context.drawing_buffer_width();
         let viewport = Viewport {
-            width: gl.context.drawing_buffer_width(),
+            width,
             height: gl.context.drawing_buffer_height(),
+            pixel_ratio: (f64::from(width.max(1)) / css_width.max(1.0)) as f32,
         };
-        gl.renderer.draw(flock.sim(), &self.camera, viewport);
+        let sim = flock.sim();
+        let selected = self.instruments.selected_index(sim);
+        self.instruments.aim(sim, selected, &mut self.camera);
+        gl.renderer
+            .draw(sim, &self.camera, viewport, &self.instruments);
     }
 
     /// Sizes the drawing buffer for a canvas shown at `css_width` × `css_height` CSS
@@ -292,7 +307,7 @@ impl View {
     }
 
     /// The canvas's CSS size: as last given to `resize`, else as laid out now.
-    fn css_size(&self) -> (f64, f64) {
+    pub(super) fn css_size(&self) -> (f64, f64) {
         let (width, height) = self.css_size;
         match &self.gl {
             _ if width > 0.0 && height > 0.0 => (width, height),
@@ -306,7 +321,7 @@ impl View {
 
     /// The camera frame `draw` uses for this flock now, with the picking plane: a point on
     /// it and its normal (GL coordinates).
-    fn frame(&self, flock: &Flock) -> (CameraFrame, Vec3, Vec3) {
+    pub(super) fn frame(&self, flock: &Flock) -> (CameraFrame, Vec3, Vec3) {
         let sim = flock.sim();
         let world = sim.world_size();
         let (width, height) = self.gl.as_ref().map_or((1, 1), |gl| {

@@ -55,6 +55,9 @@ impl Flock {
             world: 0.0,
             mean_neighbours: 0.0,
             mean_candidates: 0.0,
+            neighbour_counts: Vec::new(),
+            strongest: Vec::new(),
+            elapsed: 0.0,
         };
         flock.scatter(count);
         flock

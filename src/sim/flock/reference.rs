@@ -23,6 +23,9 @@ pub struct Inspection {
     /// Ids of the boids inside its perception radius that it does not heed because they are
     /// in its blind zone.
     pub unseen: Vec<u32>,
+    /// Where each boid of `heeded`, `too_close` and `unseen` is: its id and its offset from
+    /// this boid (across the nearest edge when the world wraps), for drawing the links.
+    pub offsets: Vec<(u32, Vec3)>,
     pub terms: Terms,
 }
 
@@ -37,10 +40,15 @@ impl Flock {
         let p = vec3_at(&self.positions, i);
         let v = vec3_at(&self.velocities, i);
         let mut heeded = Vec::new();
-        let seen = self.look_around_brute_force(i, |j| heeded.push(self.ids[j]));
+        // Which boids it heeds, by index: one look per boid below, not a search of `heeded`.
+        let mut heeds = vec![false; self.len()];
+        let seen = self.look_around_brute_force(i, |j| {
+            heeded.push(self.ids[j]);
+            heeds[j] = true;
+        });
         let view = View::new(&self.settings, self.world);
         let forward = v.normalize_or_zero();
-        let (mut too_close, mut unseen) = (Vec::new(), Vec::new());
+        let (mut too_close, mut unseen, mut offsets) = (Vec::new(), Vec::new(), Vec::new());
         for j in (0..self.len()).filter(|&j| j != i) {
             let q = vec3_at(&self.positions, j);
             let offset = if self.settings.wrap {
@@ -49,16 +57,19 @@ impl Flock {
                 q - p
             };
             let d2 = offset.length_squared();
-            if d2 < view.separation_squared
-                && (!self.settings.topological || heeded.contains(&self.ids[j]))
-            {
+            let close = d2 < view.separation_squared && (!self.settings.topological || heeds[j]);
+            if close {
                 too_close.push(self.ids[j]);
             }
             let blind = view
                 .cos_half_fov
                 .is_some_and(|cos| !rules::in_field_of_view(forward, offset, d2, cos));
-            if d2 <= view.perception_squared && blind {
+            let ignored = d2 <= view.perception_squared && blind;
+            if ignored {
                 unseen.push(self.ids[j]);
+            }
+            if close || ignored || heeds[j] {
+                offsets.push((self.ids[j], offset));
             }
         }
         let terms = self.terms(p, v, &seen, &self.forces());
@@ -69,6 +80,7 @@ impl Flock {
             heeded,
             too_close,
             unseen,
+            offsets,
             terms,
         })
     }

@@ -205,18 +205,21 @@ impl Flock {
         }
     }
 
-    /// The new position and velocity of sorted boid `i` (old state read from `sorted`).
+    /// The new position and velocity of sorted boid `i` (old state read from `sorted`), and
+    /// the rule that pushed it hardest (`rules::strongest`).
     pub(super) fn integrate(
         &self,
         i: usize,
         seen: &Neighbourhood,
         h: f32,
         forces: &Forces,
-    ) -> ([f32; 3], [f32; 3]) {
+    ) -> ([f32; 3], [f32; 3], u8) {
         let s = &self.settings;
         let p = self.sorted.position(i);
         let v = self.sorted.velocity(i);
-        let (acceleration, fleeing) = self.acceleration(p, v, seen, forces);
+        let terms = self.terms(p, v, seen, forces);
+        let (acceleration, fleeing) = (terms.total, terms.fleeing);
+        let rule = rules::strongest(terms.separation, terms.alignment, terms.cohesion);
         let top = if fleeing {
             PANIC_SPEED_FACTOR * MAX_SPEED_FACTOR * s.speed
         } else {
@@ -230,6 +233,6 @@ impl Flock {
             (position[axis], velocity[axis]) =
                 confine(new_p[axis], new_v[axis], self.world, s.wrap);
         }
-        (position, velocity)
+        (position, velocity, rule)
     }
 }

@@ -1,0 +1,90 @@
+//! Native benchmark of the instruments (issue 11) at 10,000 boids on the standard scenario:
+//! what a frame adds to a step when the page shows the measures every frame and a boid is
+//! inspected (`metrics`, `inspect`), and the CPU side of drawing the instruments (the
+//! overlay's vertices, a trail sample, the colour column of the instance records).
+//! `cargo bench --bench instruments`; `BOIDS_BENCH_COUNTS` (comma-separated) for others.
+//! A benchmark, not a test: it asserts nothing about time.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use boids::render::colour::ColourBy;
+use boids::render::overlay::{self, Geometry, Scene};
+use boids::render::trails::Ring;
+use boids::render::OrbitCamera;
+use boids::sim::{Flock, BENCH_DT};
+
+/// Median ms of `runs` calls of `f`.
+fn median_ms(runs: usize, mut f: impl FnMut()) -> f64 {
+    let mut times: Vec<f64> = (0..runs)
+        .map(|_| {
+            let start = Instant::now();
+            f();
+            start.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
+}
+
+fn main() {
+    let counts: Vec<usize> = std::env::var("BOIDS_BENCH_COUNTS")
+        .ok()
+        .map(|list| {
+            list.split(',')
+                .filter_map(|c| c.trim().parse().ok())
+                .collect()
+        })
+        .unwrap_or_else(|| vec![10_000]);
+    println!("instruments, standard scenario, one thread (ms, median)");
+    println!(
+        "{:>8} | {:>7} | {:>7} | {:>7} | {:>7} | {:>7} | {:>7} | {:>7}",
+        "boids", "step", "metrics", "inspect", "overlay", "sample", "colour", "% step"
+    );
+    for count in counts {
+        let mut flock = Flock::bench_scenario(count);
+        for _ in 0..100 {
+            flock.step(BENCH_DT);
+        }
+        let step = median_ms(100, || flock.step(BENCH_DT));
+        let metrics = median_ms(50, || {
+            black_box(flock.metrics());
+            black_box(flock.mean_neighbours());
+        });
+        let id = flock.ids()[count / 2];
+        let inspect = median_ms(100, || {
+            black_box(flock.inspect(id));
+        });
+        let frame = OrbitCamera::default().frame(flock.world_size(), 1.5);
+        let scene = Scene {
+            view_proj: frame.view_proj,
+            eye: frame.eye,
+            width: 1500.0,
+            height: 1000.0,
+            pixel_ratio: 1.0,
+            flat: false,
+        };
+        let seen = flock.inspect(id).expect("the id is in the flock");
+        let mut geometry = Geometry::default();
+        let overlay = median_ms(100, || {
+            let links = overlay::links(&seen);
+            overlay::build(&mut geometry, &flock, &seen, &links, &scene);
+            black_box(&geometry);
+        });
+        let mut ring = Ring::default();
+        ring.sample(&flock);
+        let sample = median_ms(100, || {
+            black_box(ring.sample(&flock));
+        });
+        let mut column = Vec::with_capacity(count);
+        let colour = median_ms(100, || {
+            column.clear();
+            column.extend((0..flock.len()).map(|i| ColourBy::Rule.value(&flock, i)));
+            black_box(&column);
+        });
+        println!(
+            "{count:>8} | {step:>7.3} | {metrics:>7.3} | {inspect:>7.3} | {overlay:>7.3} | {sample:>7.3} | {colour:>7.3} | {:>6.1}%",
+            100.0 * (metrics + inspect) / step
+        );
+    }
+}

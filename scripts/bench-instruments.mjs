@@ -1,0 +1,70 @@
+// Times the instruments in the built page (dist/, headless Debian chromium): at 10,000 boids
+// (BENCH_COUNT), the median ms of a step, of `metrics()`, of `inspect(id)`, and of
+// `view.draw(flock)` (the CPU side: staging, uploads, GL calls) with nothing, a selected boid,
+// trails, and both. Not part of test.sh: `node scripts/bench-instruments.mjs` after
+// `trunk build --release --offline`.
+import { launchBrowser, serveDist } from '../tests/browser/helpers.mjs';
+
+const count = Number(process.env.BENCH_COUNT ?? 10000);
+const server = await serveDist();
+const browser = await launchBrowser();
+try {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+  page.on('pageerror', (err) => console.error('page error:', err));
+  await page.goto(`${server.url}?paused=1&count=${count}&seed=1`);
+  await page.waitForFunction(() => window.flock && window.view, null, { timeout: 60_000 });
+  const result = await page.evaluate(() => {
+    const { flock, view } = window;
+    const median = (f, n) => {
+      const times = [];
+      for (let i = 0; i < n; i++) {
+        const t = performance.now();
+        f(i);
+        times.push(performance.now() - t);
+      }
+      times.sort((a, b) => a - b);
+      return times[times.length >> 1];
+    };
+    for (let i = 0; i < 200; i++) flock.step(1 / 60);
+    const id = flock.ids()[flock.count() >> 1];
+    const out = {
+      build: customElements.get('boids-flock').build,
+      step: median(() => flock.step(1 / 60), 60),
+      metrics: median(() => flock.metrics(), 60),
+      inspect: median(() => flock.inspect(id), 60),
+    };
+    // A frame: one step (so that trails sample at their pace), then the draw timed alone.
+    const frame = (n) => median(() => view.draw(flock), n);
+    const drawn = (setup) => {
+      setup();
+      for (let i = 0; i < 10; i++) view.draw(flock);
+      const times = [];
+      for (let i = 0; i < 120; i++) {
+        flock.step(1 / 60);
+        const t = performance.now();
+        view.draw(flock);
+        times.push(performance.now() - t);
+      }
+      times.sort((a, b) => a - b);
+      return { median: times[60], p90: times[108] };
+    };
+    out.draw = drawn(() => {
+      view.select(flock, null);
+      view.setTrails(false);
+    });
+    out.drawSelected = drawn(() => view.select(flock, id));
+    out.drawSelectedTrails = drawn(() => view.setTrails(true));
+    out.drawTrails = drawn(() => view.select(flock, null));
+    view.setTrails(false);
+    out.colourModes = {};
+    for (const mode of ['heading', 'neighbours', 'rule']) {
+      view.setColourBy(mode);
+      out.colourModes[mode] = frame(60);
+    }
+    return out;
+  });
+  console.log(JSON.stringify(result, null, 1));
+} finally {
+  await browser.close();
+  await server.close();
+}
