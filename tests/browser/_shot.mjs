@@ -1,0 +1,13 @@
+import { chromium } from 'playwright-core';
+const [,, url, out, w='1280', h='800', touch=''] = process.argv;
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox','--enable-unsafe-swiftshader'] });
+const ctx = await browser.newContext({ viewport: { width: +w, height: +h }, hasTouch: !!touch, isMobile: !!touch });
+const page = await ctx.newPage();
+page.on('console', (m) => { if (['error','warning'].includes(m.type())) console.log('console', m.type(), m.text()); });
+page.on('pageerror', (e) => console.log('pageerror', e.message));
+await page.goto(url);
+await page.waitForFunction(() => document.querySelector('boids-flock')?.dataset.state === 'running', null, { timeout: 60000 }).catch(e => console.log('not running'));
+await page.waitForTimeout(800);
+if (process.env.EVAL) console.log(await page.evaluate(process.env.EVAL));
+await page.screenshot({ path: out, fullPage: !!process.env.FULL });
+await browser.close();
