@@ -110,6 +110,7 @@ export const panelMethods = {
     let how = null;
     if (explanation) {
       explanation.id = this.idFor('explain');
+      explanation.tabIndex = 0; // it scrolls on its own: the keyboard must be able to scroll it
       how = button('bf-how', t('howItWorks'), () => this.showExplanation(explanation.hidden));
       how.id = this.idFor('how');
       how.setAttribute('aria-controls', explanation.id);
