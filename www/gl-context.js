@@ -64,6 +64,7 @@ export const contextMethods = {
       this.canvas.hidden = true;
       this.setState('no-webgl');
       this.showMessage(this.text.ui('noWebglTitle'), this.text.ui('noWebglDetail'));
+      this.showExplanation(true, { remember: false }); // what is left to read: how it works
       return;
     }
     this.loseContext = this.canvas.getContext('webgl2')?.getExtension('WEBGL_lose_context') ?? null;

@@ -61,7 +61,6 @@ export const panelMethods = {
     const t = this.text.ui;
     const full = this.layout === 'full';
     const touch = isTouch();
-    this.touch = touch;
     const { specs, features } = this.chosenControls(full);
     this.features = features;
     const readout = this.option('readout') != null ? isOn(this.option('readout')) : full;
@@ -167,6 +166,8 @@ export const panelMethods = {
     this.showCount();
     this.showCover();
     this.showLegend();
+    // For modules that put controls into a group (panelSlot): the panel is new, add them again.
+    this.dispatchEvent(new CustomEvent('boids-flock:panel'));
   },
 
   /** The stage: canvas, readouts, legend, hints, the pointer's mark, Play, the cover. */
@@ -398,8 +399,8 @@ export const panelMethods = {
    * Where other modules put their controls: the body of group `name` (e.g. "look" for an
    * inspector, a colour-by choice, trails, a time scale, a live plot), shown once it has
    * something in it. Null when this instance has no such group (a compact embed).
-   * The panel is rebuilt when `controls` or `lang` change: add controls again after a
-   * `boids-flock:panel` event.
+   * The panel is rebuilt when `controls`, `lang` or `open` change: add controls again on
+   * each `boids-flock:panel` event (dispatched on the element after every build).
    */
   panelSlot(name) {
     const group = this.ui?.groups?.[name];
