@@ -8,7 +8,8 @@
 # What it ensures:
 #   - rustup target wasm32-unknown-unknown, components rustfmt + clippy
 #   - Debian chromium + chromium-driver (apt-get; needs root or sudo)
-#   - npm packages from package-lock.json (playwright-core, binaryen's wasm-opt 132, pngjs)
+#   - npm packages from package-lock.json (playwright-core, binaryen's wasm-opt 132, pngjs,
+#     axe-core for the accessibility audit)
 #   - wasm-bindgen-cli at the exact wasm-bindgen version in Cargo.lock
 #   - trunk 0.21.14 (0.22 needs a newer rustc)
 #   - every crate in Cargo.lock downloaded (so trunk/cargo can run --offline)
@@ -70,7 +71,7 @@ _boids_setup() {
     fi
 
     # --- npm packages ------------------------------------------------------------------------
-    step "npm packages (playwright-core, binaryen wasm-opt, pngjs)"
+    step "npm packages (playwright-core, binaryen wasm-opt, pngjs, axe-core)"
     command -v npm >/dev/null || { echo "error: npm not found; install node 20+ and npm" >&2; return 1; }
     local lock_hash stamp="node_modules/.boids-lock-hash"
     lock_hash="$(sha256sum package.json package-lock.json | sha256sum | cut -d' ' -f1)"

@@ -3,6 +3,39 @@
 /** Slider positions of a log-scale parameter run over 0..LOG_STEPS. */
 const LOG_STEPS = 1000;
 
+/**
+ * Keyboard steps on a log-scale slider (Count): these values in every decade, so one arrow
+ * press goes 1,500 → 2,000 (not 1,500 → 1,506, one of 1,000 log positions) and Page Up /
+ * Page Down move three of them, about double or half.
+ */
+const NICE = [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8];
+/** Nice values a Page Up or Page Down moves by (1,000 → 2,000, 1,500 → 3,000). */
+const PAGE = 3;
+
+/** The value `steps` nice values above (or below, if negative) `value`, within the range. */
+export function niceStep(spec, value, steps) {
+  const list = [spec.min];
+  for (let decade = 10 ** Math.floor(Math.log10(spec.min)); decade <= spec.max; decade *= 10) {
+    for (const n of NICE) {
+      const v = n * decade;
+      if (v > spec.min && v < spec.max) list.push(v);
+    }
+  }
+  list.push(spec.max);
+  const eps = 1e-9 * Math.abs(value);
+  if (steps > 0) {
+    const above = list.findIndex((v) => v > value + eps);
+    return above < 0 ? spec.max : list[Math.min(list.length - 1, above + steps - 1)];
+  }
+  let below = -1;
+  list.forEach((v, i) => {
+    if (v < value - eps) below = i;
+  });
+  return below < 0 ? spec.min : list[Math.max(0, below + steps + 1)];
+}
+
+const KEY_STEPS = { ArrowUp: 1, ArrowRight: 1, ArrowDown: -1, ArrowLeft: -1, PageUp: PAGE, PageDown: -PAGE };
+
 function decimals(step) {
   return Math.max(0, Math.ceil(-Math.log10(step) - 1e-9));
 }
@@ -60,18 +93,22 @@ function scaleFor(spec) {
  * exported setters: a range input, or a checkbox for an on/off parameter (`kind: "toggle"`).
  * `id(name)` makes an element id unique in the document; `text` holds the language
  * (i18n.js). `getFlock()` returns the flock now; `onChange(spec, value)` hears of every
- * change. Returns `sync()`, which sets every control to the flock's values.
+ * change. Returns `sync()`, which sets every control to the flock's values (`sync.only(name)`
+ * just one).
  */
 export function buildControls(form, specs, { id, text, getFlock, onChange }) {
-  const rows = [];
+  const rows = new Map();
   for (const spec of specs) {
     const build = spec.kind === 'toggle' ? toggleRow : sliderRow;
     const row = build(spec, { id, text, getFlock, onChange });
     form.append(row.element);
-    rows.push(row.sync);
+    rows.set(spec.name, row.sync);
     row.sync();
   }
-  return () => rows.forEach((sync) => sync());
+  const sync = () => rows.forEach((fn) => fn());
+  /** Re-reads one parameter's control, if this set has it. */
+  sync.only = (name) => rows.get(name)?.();
+  return sync;
 }
 
 function hintFor(spec, description, id) {
@@ -127,6 +164,18 @@ function sliderRow(spec, { id, text, getFlock, onChange }) {
     const value = show();
     onChange?.(spec, value);
   });
+
+  if (spec.scale === 'log') {
+    input.addEventListener('keydown', (event) => {
+      const steps = KEY_STEPS[event.key];
+      if (!steps || event.altKey || event.ctrlKey || event.metaKey) return;
+      event.preventDefault();
+      writeParam(getFlock(), spec, niceStep(spec, readParam(getFlock(), spec), steps));
+      const value = show();
+      input.value = String(scale.toPosition(value));
+      onChange?.(spec, value);
+    });
+  }
 
   row.append(head, input, hint);
   return {

@@ -9,6 +9,10 @@
 // - `presets`: [label, description] per preset name of `Flock.presets()`; English falls back to
 //   the presets table as `params` does to the parameter table.
 // - `units`: the table's units, keyed by their English spelling.
+// The panel's groups, Keys help, legends and touch wording live in i18n-panel.js (merged
+// into `ui` below).
+
+import { PANEL_TEXT } from './i18n-panel.js';
 
 export const LANGS = ['en', 'uk', 'pl', 'ru'];
 
@@ -87,7 +91,7 @@ const en = {
     body:
       "{S}, {A} and {C} are the three steering vectors, and the weights {w_s}, {w_a}, {w_c} are the Separation, Alignment and Cohesion sliders. Each nudge is capped at the Max force, but keeping one's distance comes first: inside the separation radius the push grows as the gap closes (up to ten times the cap) and cohesion gives way by the same factor, so boids keep their spacing however hard they gather. The nudges mostly turn a boid (times the time step, they change the direction of {v}); its speed eases back to the cruise speed. No boid leads: the flock's shape comes only from these local rules.",
     try:
-      'Try: set Alignment to 0 and the flock dissolves into a swarm; set Cohesion to 0 and groups drift apart; raise Separation and they spread out. Colour shows heading, so boids flying the same way share a colour.',
+      'Try: set Alignment to 0 and the flock dissolves into a swarm; set Cohesion to 0 and groups drift apart; raise Separation and they spread out.',
     more: {
       title: 'Beyond the three rules',
       items: [
@@ -179,7 +183,7 @@ const uk = {
     body:
       '{S}, {A} і {C} — три вектори керування, а ваги {w_s}, {w_a}, {w_c} — це повзунки «Розділення», «Вирівнювання» і «Згуртованість». Кожен поштовх обмежений максимальною силою, але тримати дистанцію — найперше: усередині радіуса розділення поштовх росте, що ближче сусід (аж до десятикратної межі), а згуртованість поступається стільки ж разів, тож боїди тримають відстань, хоч як сильно збираються докупи. Поштовхи здебільшого повертають боїда (помножені на крок часу, вони змінюють напрям {v}), а швидкість повертається до крейсерської. Жоден боїд не веде: форма зграї виникає лише з цих локальних правил.',
     try:
-      'Спробуйте: поставте «Вирівнювання» на 0 — і зграя розпадеться на рій; поставте «Згуртованість» на 0 — і групи розпливуться; збільште «Розділення» — і боїди розсиплються. Колір показує напрямок польоту, тож боїди, що летять в один бік, мають однаковий колір.',
+      'Спробуйте: поставте «Вирівнювання» на 0 — і зграя розпадеться на рій; поставте «Згуртованість» на 0 — і групи розпливуться; збільште «Розділення» — і боїди розсиплються.',
     more: {
       title: 'Понад три правила',
       items: [
@@ -339,7 +343,7 @@ const pl = {
     body:
       '{S}, {A} i {C} to trzy wektory sterowania, a wagi {w_s}, {w_a}, {w_c} to suwaki Separacja, Wyrównanie i Spójność. Każde pchnięcie jest ograniczone maksymalną siłą, ale zachowanie odstępu jest najważniejsze: wewnątrz promienia separacji pchnięcie rośnie, im bliżej sąsiad (aż do dziesięciokrotności limitu), a spójność ustępuje tyle samo razy, więc boidy trzymają odstęp, jakkolwiek mocno się skupiają. Pchnięcia głównie skręcają boida (pomnożone przez krok czasu, zmieniają kierunek {v}), a jego szybkość wraca do przelotowej. Żaden boid nie prowadzi: kształt stada wynika wyłącznie z tych lokalnych reguł.',
     try:
-      'Spróbuj: ustaw Wyrównanie na 0, a stado rozpadnie się w rój; ustaw Spójność na 0, a grupy się rozejdą; zwiększ Separację, a boidy się rozproszą. Kolor pokazuje kierunek lotu, więc boidy lecące w tę samą stronę mają ten sam kolor.',
+      'Spróbuj: ustaw Wyrównanie na 0, a stado rozpadnie się w rój; ustaw Spójność na 0, a grupy się rozejdą; zwiększ Separację, a boidy się rozproszą.',
     more: {
       title: 'Poza trzema regułami',
       items: [
@@ -502,7 +506,7 @@ const ru = {
     body:
       '{S}, {A} и {C} — три вектора управления, а веса {w_s}, {w_a}, {w_c} — это ползунки «Разделение», «Выравнивание» и «Сплочённость». Каждый толчок ограничен максимальной силой, но держать дистанцию — прежде всего: внутри радиуса разделения толчок растёт, чем ближе сосед (вплоть до десятикратного предела), а сплочённость уступает во столько же раз, поэтому боиды держат дистанцию, как бы сильно ни собирались вместе. Толчки в основном поворачивают боида (умноженные на шаг времени, они меняют направление {v}), а его скорость возвращается к крейсерской. Ни один боид не ведёт: форма стаи возникает только из этих локальных правил.',
     try:
-      'Попробуйте: поставьте «Выравнивание» на 0 — и стая распадётся в рой; поставьте «Сплочённость» на 0 — и группы разойдутся; увеличьте «Разделение» — и боиды рассыплются. Цвет показывает направление полёта, поэтому боиды, летящие в одну сторону, одного цвета.',
+      'Попробуйте: поставьте «Выравнивание» на 0 — и стая распадётся в рой; поставьте «Сплочённость» на 0 — и группы разойдутся; увеличьте «Разделение» — и боиды рассыплются.',
     more: {
       title: 'Больше трёх правил',
       items: [
@@ -591,6 +595,7 @@ const ru = {
 };
 
 export const STRINGS = { en, uk, pl, ru };
+for (const lang of LANGS) Object.assign(STRINGS[lang].ui, PANEL_TEXT[lang]);
 
 /**
  * The first supported language among `candidates` (BCP 47 tags such as "uk-UA"; empty and

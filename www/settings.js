@@ -25,7 +25,7 @@ const ALIASES = {
 };
 
 /** Setting names that are the element's own options, not parameters. */
-export const OPTIONS = ['controls', 'lang', 'paused', 'readout', 'share'];
+export const OPTIONS = ['controls', 'lang', 'paused', 'readout', 'share', 'open'];
 
 function parseNumber(raw) {
   // A decimal comma ("2,5") is how the lessons' languages write numbers.

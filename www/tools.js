@@ -1,7 +1,7 @@
-// The panel's tools beside the sliders: a row of preset buttons, and "In the scene": the
-// Predator checkbox, the pointer tool (off / attract / repel) and the obstacles' hint and
-// Clear button. Presets come from `Flock.presets()`, text from i18n.js; what a click on the
-// scene does lives in boids-embed.js (it needs the View to pick a point).
+// The panel's tools beside the sliders: a row of preset buttons, the Predator checkbox (in
+// the Hawks slider's row), and "In the scene": the pointer tool (off / attract / repel) and
+// the obstacles' hint and Clear button. Presets come from `Flock.presets()`, text from
+// i18n.js; what a click on the scene does lives in scene.js (it needs the View to pick a point).
 
 function element(tag, className, text) {
   const node = document.createElement(tag);
@@ -46,6 +46,8 @@ export function buildPresets({ presets, id, text, getFlock, onApply }) {
     return [button, preset];
   });
   const hint = element('p', 'bf-tools-hint', text.ui('presetsHint'));
+  hint.id = id('presets-hint');
+  box.setAttribute('aria-describedby', hint.id);
   box.append(heading, row, hint);
   const sync = () => {
     const flock = getFlock();
@@ -57,53 +59,64 @@ export function buildPresets({ presets, id, text, getFlock, onApply }) {
 }
 
 /**
- * "In the scene": the Predator checkbox (when `predator`), the pointer tool (when
- * `pointer`) and the obstacles' hint and Clear button (when `obstacles`).
+ * Predator and Hawks as one control: a Predator checkbox put in the Hawks slider's row
+ * (`row`, from controls.js). Ticked: one hawk if there is none (a count set on the slider
+ * stays); unticked: none. The slider and the box follow each other through `sync()`.
+ */
+export function attachPredator(row, { id, text, getFlock, onChange }) {
+  const line = element('div', 'bf-tool-line bf-tool-predator');
+  const input = element('input');
+  input.type = 'checkbox';
+  input.id = id('predator');
+  const label = element('label', null, text.ui('predator'));
+  label.htmlFor = input.id;
+  const hint = row.querySelector('.bf-param-hint');
+  hint.textContent = text.ui('predatorHint');
+  input.setAttribute('aria-describedby', hint.id);
+  input.addEventListener('change', () => {
+    const flock = getFlock();
+    if (input.checked) {
+      if (flock.predators() < 1) flock.setPredators(1);
+    } else {
+      flock.setPredators(0);
+    }
+    input.checked = flock.predators() > 0;
+    onChange('predators');
+  });
+  line.append(input, label);
+  row.classList.add('bf-param-predator');
+  row.prepend(line);
+  const sync = () => {
+    const flock = getFlock();
+    if (flock) input.checked = flock.predators() > 0;
+  };
+  sync();
+  return sync;
+}
+
+/**
+ * "In the scene": the pointer tool (when `pointer`) and the obstacles' hint and Clear button
+ * (when `obstacles`); `heading` false inside a panel group that has its own; `touch` words
+ * the hints for fingers.
  * `onChange()` hears of a change to the flock's settings; `getMode()`/`setMode(mode)` hold the
  * pointer tool's mode ("off", "attract", "repel"). Returns { element, sync, say }: `say(text)`
  * shows a short status line (e.g. that there is no room for another obstacle).
  */
-export function buildScene({ predator, pointer, obstacles, id, text, getFlock, onChange, getMode, setMode }) {
+export function buildScene({ pointer, obstacles, heading = true, touch = false, id, text, getFlock, onChange, getMode, setMode }) {
   const t = text.ui;
   const box = element('div', 'bf-scene');
   box.id = id('scene');
   box.setAttribute('role', 'group');
   const headingId = id('scene-heading');
   box.setAttribute('aria-labelledby', headingId);
-  const heading = element('h2', 'bf-tools-heading', t('scene'));
-  heading.id = headingId;
-  box.append(heading);
-  const syncs = [];
-
-  if (predator) {
-    const tool = element('div', 'bf-tool bf-tool-predator');
-    const input = element('input');
-    input.type = 'checkbox';
-    input.id = id('predator');
-    const label = element('label', null, t('predator'));
-    label.htmlFor = input.id;
-    const hint = element('p', 'bf-tools-hint', t('predatorHint'));
-    hint.id = id('predator-hint');
-    input.setAttribute('aria-describedby', hint.id);
-    input.addEventListener('change', () => {
-      const flock = getFlock();
-      // On: one hawk if there is none (a count set on the slider stays); off: none.
-      if (input.checked) {
-        if (flock.predators() < 1) flock.setPredators(1);
-      } else {
-        flock.setPredators(0);
-      }
-      input.checked = flock.predators() > 0;
-      onChange('predators');
-    });
-    const line = element('div', 'bf-tool-line');
-    line.append(input, label);
-    tool.append(line, hint);
-    box.append(tool);
-    syncs.push(() => {
-      input.checked = getFlock().predators() > 0;
-    });
+  if (heading) {
+    const title = element('h2', 'bf-tools-heading', t('scene'));
+    title.id = headingId;
+    box.append(title);
+  } else {
+    box.removeAttribute('aria-labelledby'); // inside a group that names it
   }
+  const syncs = [];
 
   if (pointer) {
     const tool = element('fieldset', 'bf-tool bf-tool-pointer');
@@ -127,7 +140,7 @@ export function buildScene({ predator, pointer, obstacles, id, text, getFlock, o
       choices.append(label);
       return input;
     });
-    const hint = element('p', 'bf-tools-hint', t('pointerHint'));
+    const hint = element('p', 'bf-tools-hint', t(touch ? 'pointerHintTouch' : 'pointerHint'));
     hint.id = id('pointer-hint');
     tool.setAttribute('aria-describedby', hint.id);
     tool.append(legend, choices, hint);
@@ -142,7 +155,7 @@ export function buildScene({ predator, pointer, obstacles, id, text, getFlock, o
   if (obstacles) {
     const tool = element('div', 'bf-tool bf-tool-obstacles');
     const line = element('div', 'bf-tool-line');
-    const hint = element('p', 'bf-tools-hint bf-obstacles-hint', t('obstaclesHint'));
+    const hint = element('p', 'bf-tools-hint bf-obstacles-hint', t(touch ? 'obstaclesHintTouch' : 'obstaclesHint'));
     hint.id = id('obstacles-hint');
     const clear = element('button', 'bf-clear-obstacles', t('clearObstacles'));
     clear.type = 'button';

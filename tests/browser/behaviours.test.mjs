@@ -17,6 +17,9 @@ import {
 
 const env = useDistAndBrowser();
 
+/** Every group of the panel open (they start closed: simple first; `open` in the URL). */
+const OPEN = '&open=hawks+scene+leaders+wind+species+sight+world';
+
 async function open(query = '', viewport = { width: 1280, height: 860 }) {
   const page = await env.browser.newPage({ viewport });
   const watch = watchProblems(page);
@@ -93,7 +96,7 @@ test('each preset button sets exactly its values, and the sliders then show them
 });
 
 test('the Predator checkbox adds a hawk, in the same single instanced draw', { timeout: 120_000 }, async () => {
-  const { page, pageErrors } = await open('?count=300');
+  const { page, pageErrors } = await open(`?count=300${OPEN}`);
   const box = page.getByRole('checkbox', { name: 'Predator', exact: true });
   assert.equal(await box.count(), 1, 'a checkbox named "Predator"');
   assert.equal(await box.isChecked(), false, 'off by default');
@@ -141,7 +144,7 @@ test('the Predator checkbox adds a hawk, in the same single instanced draw', { t
 });
 
 test('on/off parameters are labelled checkboxes wired to the flock', { timeout: 120_000 }, async () => {
-  const { page, pageErrors } = await open('?count=300');
+  const { page, pageErrors } = await open(`?count=300${OPEN}`);
   const toggles = await page.evaluate(() =>
     customElements
       .get('boids-flock')
@@ -196,7 +199,7 @@ async function clickScene(page, x, y) {
 }
 
 test('clicking the scene adds an obstacle under the pointer; Clear removes them', { timeout: 180_000 }, async () => {
-  const { page, pageErrors } = await open('?count=300');
+  const { page, pageErrors } = await open(`?count=300${OPEN}`);
   assert.match(await page.locator('#obstacles-hint').textContent(), /click the scene to add an obstacle/i, 'the panel says how');
   const clear = page.getByRole('button', { name: 'Clear obstacles', exact: true });
   assert.equal(await clear.isDisabled(), true, 'nothing to clear at first');
@@ -319,7 +322,7 @@ function meanDistanceAfter(page, point, steps) {
 const rebuild = (page) => page.evaluate(() => document.querySelector('boids-flock[page]').rebuild());
 
 test('holding the pointer down attracts the flock (or repels it); releasing lets go', { timeout: 180_000 }, async () => {
-  const { page, pageErrors } = await open('?count=300&seed=3&paused=1');
+  const { page, pageErrors } = await open(`?count=300&seed=3&paused=1${OPEN}`);
   const STEPS = 90; // a second and a half of simulated time
   const box = await page.locator('#view').boundingBox();
   const at = { x: box.width * 0.3, y: box.height * 0.6 };

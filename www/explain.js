@@ -1,0 +1,41 @@
+// "How a boid decides where to fly": the explanation panel, with the rules in the sliders'
+// colours, the update formula and the behaviours beyond the three rules. Text from i18n.js.
+
+import { element, richText } from './dom.js';
+
+/** The explanation as a <section> (hidden until "How it works" opens it). */
+export function buildExplanation(text, specs) {
+  const { explain } = text;
+  const section = element('section', 'bf-explain');
+  section.setAttribute('aria-label', explain.title);
+  section.append(element('h2', null, explain.title));
+  section.append(richText(element('p'), explain.intro));
+  const list = element('ul', 'bf-rules');
+  ['separation', 'alignment', 'cohesion'].forEach((name, i) => {
+    const spec = specs.find((s) => s.name === name);
+    const item = element('li');
+    const label = spec ? text.param(spec)[0] : name;
+    item.append(element('strong', `bf-${name.slice(0, 3)}`, label), ` — ${explain.rules[i]}`);
+    list.append(item);
+  });
+  section.append(list);
+  const formula = element('p', 'bf-formula');
+  formula.setAttribute('role', 'math');
+  formula.setAttribute('aria-label', explain.formula);
+  richText(formula, '{v}′ = {v} + {w_s}·{S} + {w_a}·{A} + {w_c}·{C}');
+  section.append(formula);
+  section.append(richText(element('p'), explain.body));
+  section.append(richText(element('p', 'bf-try'), explain.try));
+  if (explain.more) {
+    section.append(element('h3', null, explain.more.title));
+    const more = element('ul', 'bf-more');
+    for (const [title, body] of explain.more.items) {
+      const item = element('li');
+      item.append(element('strong', null, title), ' — ');
+      richText(item, body);
+      more.append(item);
+    }
+    section.append(more);
+  }
+  return section;
+}

@@ -1,0 +1,92 @@
+// The keyboard: page shortcuts (Space pauses, R rebuilds, O/X add and remove an obstacle in
+// the middle of the view, A/D attract or repel toward it, ? opens the Keys help) that never
+// take a key a focused control needs (Space and Enter tick a checkbox, choose a radio, press
+// a button or open a group), and the Keys help dialog. The camera's keys (arrows, + −, F, 0)
+// belong to the canvas (camera-input.js). Methods mixed into BoidsFlock; `this` is the element.
+
+import { button, element } from './dom.js';
+
+/** Where typing happens: keys pressed there are not shortcuts. */
+function isTyping(target) {
+  if (!(target instanceof Element)) return false;
+  if (target.isContentEditable || target.closest('textarea, select')) return true;
+  return target instanceof HTMLInputElement && !['range', 'checkbox', 'radio', 'button'].includes(target.type);
+}
+
+/** Controls that Space or Enter press, tick or open themselves. */
+const PRESSABLE = 'button, summary, a[href], input[type="checkbox"], input[type="radio"], dialog';
+
+/** The Keys help: a modal dialog listing every key (`?` or the Keys button opens it). */
+export function buildKeysHelp({ text, id }) {
+  const t = text.ui;
+  const dialog = element('dialog', 'bf-keys-help');
+  dialog.id = id;
+  const title = element('h2', null, t('keysTitle'));
+  title.id = `${id}-title`;
+  dialog.setAttribute('aria-labelledby', title.id);
+  const list = element('dl');
+  for (const [keys, what] of t('keyList')) {
+    const row = element('div');
+    const term = element('dt');
+    for (const key of keys.split(' ')) term.append(element('kbd', null, key), ' ');
+    row.append(term, element('dd', null, what));
+    list.append(row);
+  }
+  const close = button('bf-keys-close', t('close'), () => dialog.close());
+  dialog.append(title, list, close);
+  // A click on the backdrop (outside the box) closes it too.
+  dialog.addEventListener('click', (event) => {
+    if (event.target === dialog) dialog.close();
+  });
+  return {
+    dialog,
+    open: () => {
+      if (dialog.open) return;
+      dialog.showModal();
+      close.focus();
+    },
+  };
+}
+
+export const keyMethods = {
+  onKey(event) {
+    if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = event.target;
+    if (isTyping(target)) return;
+    const pressable = target instanceof Element ? target.closest(PRESSABLE) : null;
+    if (event.key === 'Enter') {
+      // Enter ticks a checkbox or chooses a radio, as Space does (browsers leave it to forms).
+      if (target instanceof HTMLInputElement && ['checkbox', 'radio'].includes(target.type)) {
+        event.preventDefault();
+        if (target.type === 'checkbox' || !target.checked) target.click();
+      }
+      return;
+    }
+    if (target instanceof Element && target.closest('dialog')) return; // the help has its own keys
+    const key = event.key;
+    const code = event.code;
+    const is = (letter) => code === `Key${letter}` || key.toLowerCase() === letter.toLowerCase();
+    if (code === 'Space' || key === ' ') {
+      if (pressable) return; // Space presses, ticks or opens it
+      event.preventDefault();
+      this.paused = !this.paused;
+    } else if (is('R')) {
+      event.preventDefault();
+      this.rebuild();
+    } else if (key === '?') {
+      event.preventDefault();
+      this.showKeys();
+    } else if (is('O') && !event.shiftKey) {
+      if (this.addObstacleAhead()) event.preventDefault();
+    } else if (is('X') || key === 'Delete') {
+      if (this.removeLastObstacle()) event.preventDefault();
+    } else if (is('A') || is('D')) {
+      if (this.toggleKeyPointer(is('A') ? 'attract' : 'repel')) event.preventDefault();
+    } else if (key === 'Escape') {
+      if (this.keyPointer) {
+        event.preventDefault();
+        this.toggleKeyPointer(null);
+      }
+    }
+  },
+};

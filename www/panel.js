@@ -1,0 +1,481 @@
+// The element's DOM: the stage (canvas, readouts, legend, hints, covers) and the panel,
+// built from the parameter table, the `controls` option and the language, and rebuilt when
+// one of them changes. Simple first: the three rules, the perception radius, Count and the
+// presets show at once, with "How it works" beside them; everything else sits in labelled
+// groups (<details>) that open on demand and are remembered in the URL (`open`, url-sync.js).
+// Methods mixed into BoidsFlock (boids-embed.js); `this` is the element.
+
+import { PRESETS, SPECS } from './wasm-load.js';
+import { buildControls } from './controls.js';
+import { buildExplanation } from './explain.js';
+import { buildKeysHelp } from './keys.js';
+import { buildLegend } from './legend.js';
+import { isOn, parseControls } from './settings.js';
+import { attachPredator, buildPresets, buildScene } from './tools.js';
+import { button, element, isTouch } from './dom.js';
+import { NAMES, warn } from './url-sync.js';
+import { wake } from './loop.js';
+
+/** What shows first, outside any group: the three rules, the perception radius, Count. */
+const BASICS = ['count', 'separation', 'alignment', 'cohesion', 'perception'];
+
+/**
+ * The groups, in order: [name (in `open` and data-group), its title's text key, parameters].
+ * A parameter the table has and no group names goes to "world"; "scene" also holds the
+ * pointer and obstacle tools; "look" holds the instruments (an inspector, a colour-by
+ * choice, trails, a time scale, a plot) that other modules add through `panelSlot('look')`,
+ * and stays hidden while empty.
+ */
+const GROUPS = [
+  ['hawks', 'groupHawks', ['predators', 'predatorSpeed', 'fleeRadius']],
+  ['scene', 'groupScene', ['pointerStrength']],
+  ['leaders', 'groupLeaders', ['leaders', 'leaderWeight']],
+  ['wind', 'groupWind', ['windStrength', 'windHeading', 'windElevation']],
+  ['species', 'groupSpecies', ['speciesCount', 'topological', 'nearestK']],
+  ['sight', 'groupSight', ['fieldOfView', 'separationRadius']],
+  ['world', 'groupWorld', ['speed', 'maxForce', 'flat', 'wrap', 'worldSize']],
+  ['look', 'groupLook', []],
+];
+
+/** More sliders than this in a compact embed: grouped like the full page's. */
+const FLAT_LIMIT = 6;
+
+export const panelMethods = {
+  /** Element ids: the page's instance keeps the fixed ids of the page contract. */
+  idFor(name) {
+    return this.isPage ? name : `${this.uid}-${name}`;
+  },
+
+  /** The parameters and tools `controls` asks for; the full page's "all" has every parameter. */
+  chosenControls(full) {
+    const raw = this.option('controls') ?? (full ? 'all' : null);
+    const chosen = parseControls(raw, SPECS, NAMES.resolve, warn);
+    const all = ['all', '1', 'true', 'on', 'yes'].includes(String(raw ?? '').trim().toLowerCase());
+    // On the full page the groups have room for the parameters without a slider of their own
+    // elsewhere (max force, the world's size and edges, the wind's elevation).
+    if (full && all) chosen.specs = SPECS.filter((spec) => spec.name !== 'seed');
+    return chosen;
+  },
+
+  buildUi() {
+    const t = this.text.ui;
+    const full = this.layout === 'full';
+    const touch = isTouch();
+    const { specs, features } = this.chosenControls(full);
+    this.features = features;
+    const readout = this.option('readout') != null ? isOn(this.option('readout')) : full;
+    const share = this.option('share') != null ? isOn(this.option('share')) : full;
+    const explain = isOn(this.getAttribute('explain'));
+    const ui = (this.ui = {});
+    this.syncControls = null;
+
+    this.classList.add('bf');
+    this.classList.toggle('bf-full', full);
+    this.classList.toggle('bf-compact', !full);
+    const canvasLabel = [t('canvas')];
+    if (features.has('obstacles')) canvasLabel.push(t(touch ? 'canvasObstaclesTouch' : 'canvasObstacles'));
+    if (features.has('pointer')) canvasLabel.push(t(touch ? 'canvasPointerTouch' : 'canvasPointer'));
+    this.canvas.setAttribute('aria-label', canvasLabel.join(' '));
+    this.canvas.classList.toggle('bf-pointing', features.has('pointer') && this.pointerMode !== 'off');
+
+    const stage = this.buildStage({ full, touch, readout, features });
+
+    const pause = button('bf-pause', t('pause'), () => {
+      this.paused = !this.paused;
+    });
+    pause.id = this.idFor('pause');
+    pause.title = t('pauseTitle');
+    const rebuild = button('bf-rebuild', t('rebuild'), () => this.rebuild());
+    rebuild.id = this.idFor('rebuild');
+    rebuild.title = t('rebuildTitle');
+    ui.pause = pause;
+    ui.keysHelp = buildKeysHelp({ text: this.text, id: this.idFor('keys-help') });
+    const keys = button('bf-keys', full ? t('keys') : '?', () => this.showKeys());
+    keys.id = this.idFor('keys');
+    keys.setAttribute('aria-haspopup', 'dialog');
+    if (!full) keys.setAttribute('aria-label', t('keysTitle'));
+    keys.title = `${t('keysTitle')} (?)`;
+
+    const shareBox = share ? this.buildShare() : null;
+    const { form, sync: syncSliders } = this.buildForm({ specs, features, full, touch });
+    this.syncControls = this.flock
+      ? () => {
+          syncSliders?.();
+          this.syncTools();
+        }
+      : null;
+
+    const explanation = explain ? buildExplanation(this.text, SPECS) : null;
+    let how = null;
+    if (explanation) {
+      explanation.id = this.idFor('explain');
+      explanation.tabIndex = 0; // it scrolls on its own: the keyboard must be able to scroll it
+      how = button('bf-how', t('howItWorks'), () => this.showExplanation(explanation.hidden));
+      how.id = this.idFor('how');
+      how.setAttribute('aria-controls', explanation.id);
+      ui.how = how;
+      ui.explanation = explanation;
+    }
+
+    const parts = [];
+    if (full) {
+      const wrap = element('section', 'bf-stage-wrap');
+      wrap.setAttribute('aria-label', t('simulation'));
+      wrap.append(stage);
+      const panel = element('aside', 'bf-panel');
+      panel.setAttribute('aria-label', t('panel'));
+      const step = button('bf-step', t('step'), () => this.step());
+      step.id = this.idFor('step');
+      step.title = t('stepTitle');
+      const buttons = element('div', 'bf-buttons');
+      buttons.append(pause, step, rebuild);
+      const help = element('div', 'bf-helpbar');
+      if (how) help.append(how);
+      help.append(keys);
+      if (shareBox) help.append(shareBox.copy);
+      panel.append(buttons, help);
+      if (shareBox) panel.append(shareBox.box);
+      if (ui.presets) panel.append(ui.presets.element);
+      if (form) panel.append(form);
+      // The explanation opens beside the sliders (its own column on a wide screen, over the
+      // stage's side on a middling one, between stage and panel on a phone).
+      parts.push(wrap, ...(explanation ? [explanation] : []), panel);
+    } else {
+      const toolbar = element('div', 'bf-toolbar');
+      toolbar.append(pause, rebuild, keys);
+      stage.append(toolbar);
+      parts.push(stage);
+      const hasForm = form && form.childElementCount > 0;
+      if (shareBox || ui.presets || hasForm || explanation) {
+        const panel = element('div', 'bf-panel');
+        if (shareBox) panel.append(shareBox.copy, shareBox.box);
+        if (how) panel.append(how);
+        if (explanation) panel.append(explanation);
+        if (ui.presets) panel.append(ui.presets.element);
+        if (hasForm) panel.append(form);
+        parts.push(panel);
+      }
+    }
+    parts.push(ui.keysHelp.dialog);
+    this.replaceChildren(...parts);
+    this.ui.stage = stage;
+    this.controlSpecs = specs;
+    if (explanation) this.showExplanation(this.openGroups().has('how'), { remember: false });
+    if (this.message) this.showMessage(...this.message);
+    this.showPaused();
+    this.showCount();
+    this.showCover();
+    this.showLegend();
+    // For modules that put controls into a group (panelSlot): the panel is new, add them again.
+    this.dispatchEvent(new CustomEvent('boids-flock:panel'));
+  },
+
+  /** The stage: canvas, readouts, legend, hints, the pointer's mark, Play, the cover. */
+  buildStage({ full, touch, readout, features }) {
+    const t = this.text.ui;
+    const ui = this.ui;
+    const stage = element('div', 'bf-stage');
+    stage.id = this.idFor('stage');
+    stage.append(this.canvas);
+
+    if (readout) {
+      const list = element('dl', 'bf-readout');
+      for (const [key, id] of [['fps', 'fps'], ['sim', 'sim-ms'], ['boids', 'boid-count']]) {
+        const value = element('dd', null, '–');
+        value.id = this.idFor(id);
+        ui[key] = value;
+        const pair = element('div');
+        pair.append(element('dt', null, t(key)), value);
+        list.append(pair);
+      }
+      stage.append(list);
+    }
+
+    ui.legend = buildLegend(this.text);
+    stage.append(ui.legend.element);
+
+    // On a touch screen the canvas takes every gesture (orbit, pinch); these strips along
+    // its sides let a one-finger vertical swipe scroll the page instead (boids-flock.css
+    // shows them only for a coarse pointer).
+    for (const side of ['start', 'end']) {
+      const edge = element('div', `bf-edge bf-edge-${side}`);
+      edge.setAttribute('aria-hidden', 'true');
+      stage.append(edge);
+    }
+
+    ui.mark = element('div', 'bf-pointer-mark');
+    ui.mark.hidden = true;
+    stage.append(ui.mark);
+
+    if (full) {
+      const hint = touch ? [t('hintTouch')] : [t('hint'), t('hintKeys')];
+      if (features.has('obstacles')) hint.push(t(touch ? 'hintObstaclesTouch' : 'hintObstacles'));
+      stage.append(element('p', `bf-hint${touch ? ' bf-hint-touch' : ''}`, hint.join(' · ')));
+      ui.badge = element('span', 'bf-badge', t('paused'));
+      stage.append(ui.badge);
+    }
+
+    ui.play = button('bf-play', `▶ ${t('play')}`, () => {
+      this.paused = false;
+      this.canvas.focus({ preventScroll: true });
+    });
+    ui.play.tabIndex = -1; // the Pause/Play button does the same from the keyboard
+    stage.append(ui.play);
+
+    ui.cover = element('div', 'bf-cover');
+    ui.cover.hidden = true;
+    ui.coverText = element('p');
+    ui.resume = element('button', 'bf-resume', t(touch ? 'resumeTouch' : 'resume'));
+    ui.resume.type = 'button';
+    // A click anywhere on the cover resumes; its button is the way in for the keyboard.
+    ui.cover.addEventListener('click', () => this.resume());
+    ui.cover.append(ui.coverText, ui.resume);
+    stage.append(ui.cover);
+    return stage;
+  },
+
+  /** The Copy link button and, in its own box, what it says and the link itself. */
+  buildShare() {
+    const t = this.text.ui;
+    const ui = this.ui;
+    const box = element('div', 'bf-share');
+    ui.copy = button('bf-copy', t('copyLink'), () => this.copyLink());
+    ui.copy.id = this.idFor('copy-link');
+    ui.copy.title = t('copyLinkTitle');
+    ui.status = element('p', 'bf-share-status');
+    ui.status.setAttribute('aria-live', 'polite');
+    ui.field = element('input', 'bf-share-link');
+    ui.field.id = this.idFor('share-link');
+    ui.field.readOnly = true;
+    ui.field.hidden = true;
+    ui.field.setAttribute('aria-label', t('linkField'));
+    box.append(ui.status, ui.field);
+    return { box, copy: ui.copy };
+  },
+
+  /**
+   * The form: presets (kept in `ui.presets`, placed by the caller), the basic sliders, then
+   * the groups. Returns { form, sync } (sync re-reads every slider), form null when nothing
+   * shows.
+   */
+  buildForm({ specs, features, full, touch }) {
+    const t = this.text.ui;
+    const ui = this.ui;
+    const id = (name) => this.idFor(name);
+    const flock = this.flock;
+    if (!flock || (specs.length === 0 && !full && features.size === 0)) {
+      if (!flock && (specs.length > 0 || full)) {
+        const form = element('form', 'bf-controls');
+        form.id = this.idFor('controls');
+        form.setAttribute('aria-label', t('controls'));
+        return { form, sync: null };
+      }
+      return { form: null, sync: null };
+    }
+
+    if (features.has('presets') && PRESETS.length > 0) {
+      ui.presets = buildPresets({
+        presets: PRESETS,
+        id,
+        text: this.text,
+        getFlock: () => this.flock,
+        onApply: (preset) => {
+          for (const name of Object.keys(preset.values)) this.explicit.add(name);
+          this.changed();
+        },
+      });
+    }
+
+    const form = element('form', 'bf-controls');
+    form.id = this.idFor('controls');
+    form.setAttribute('aria-label', t('controls'));
+    form.addEventListener('submit', (event) => event.preventDefault());
+    const grouped = full || specs.length > FLAT_LIMIT;
+    form.classList.toggle('bf-grouped', grouped);
+    const syncs = [];
+    const options = {
+      id,
+      text: this.text,
+      getFlock: () => this.flock,
+      onChange: (spec) => {
+        this.explicit.add(spec.name);
+        // Count moves the world's size while it follows the count: re-read that slider.
+        if (spec.name === 'count') syncs.forEach((fn) => fn.only?.('worldSize'));
+        this.showCount();
+        this.syncTools();
+        this.showLegend();
+        this.scheduleUrl();
+      },
+    };
+    const sliders = (container, list) => {
+      if (list.length > 0) syncs.push(buildControls(container, list, options));
+    };
+    const predatorRow = (container) => {
+      const row = container.querySelector('[data-param="predators"]');
+      if (!row) return;
+      ui.predator = attachPredator(row, {
+          id,
+          text: this.text,
+          getFlock: () => this.flock,
+          onChange: () => {
+            this.explicit.add('predators');
+            this.changed();
+            wake();
+          },
+        });
+    };
+    const sceneTools = (heading) => {
+      if (!features.has('pointer') && !features.has('obstacles')) return null;
+      ui.scene = buildScene({
+        pointer: features.has('pointer'),
+        obstacles: features.has('obstacles'),
+        heading,
+        touch,
+        id,
+        text: this.text,
+        getFlock: () => this.flock,
+        onChange: () => {
+          this.syncTools();
+          wake();
+        },
+        getMode: () => this.pointerMode,
+        setMode: (mode) => this.setPointerMode(mode),
+      });
+      return ui.scene.element;
+    };
+
+    if (!grouped) {
+      const tools = sceneTools(true);
+      if (tools) form.append(tools);
+      const grid = element('div', 'bf-sliders');
+      sliders(grid, specs);
+      predatorRow(grid);
+      if (grid.childElementCount > 0) form.append(grid);
+    } else {
+      const chosen = new Set(specs.map((spec) => spec.name));
+      const placed = new Set();
+      const basics = element('div', 'bf-sliders bf-basics');
+      sliders(basics, specs.filter((spec) => BASICS.includes(spec.name)));
+      BASICS.forEach((name) => placed.add(name));
+      form.append(basics);
+      GROUPS.forEach(([, , names]) => names.forEach((name) => placed.add(name)));
+      const rest = specs.filter((spec) => !placed.has(spec.name)).map((spec) => spec.name);
+      ui.groups = {};
+      for (const [name, titleKey, names] of GROUPS) {
+        const members = [...names, ...(name === 'world' ? rest : [])].filter((n) => chosen.has(n));
+        const body = element('div', 'bf-group-body');
+        if (name === 'scene') {
+          const tools = sceneTools(false);
+          if (tools) body.append(tools);
+        }
+        sliders(
+          body,
+          specs.filter((spec) => members.includes(spec.name)),
+        );
+        if (name === 'hawks') predatorRow(body);
+        if (name !== 'look' && body.childElementCount === 0) continue;
+        form.append(this.buildGroup(name, t(titleKey), body));
+      }
+    }
+    const sync = () => syncs.forEach((fn) => fn());
+    return { form, sync };
+  },
+
+  /** A labelled group that opens on demand; whether it is open goes to the URL. */
+  buildGroup(name, title, body) {
+    const group = element('details', 'bf-group');
+    group.dataset.group = name;
+    group.id = this.idFor(`group-${name}`);
+    const summary = element('summary', 'bf-group-title', title);
+    group.append(summary, body);
+    group.open = this.openGroups().has(name);
+    group.addEventListener('toggle', () => this.setGroupOpen(name, group.open));
+    if (name === 'look') group.hidden = body.childElementCount === 0;
+    this.ui.groups[name] = { element: group, body };
+    return group;
+  },
+
+  /**
+   * Where other modules put their controls: the body of group `name` (e.g. "look" for an
+   * inspector, a colour-by choice, trails, a time scale, a live plot), shown once it has
+   * something in it. Null when this instance has no such group (a compact embed).
+   * The panel is rebuilt when `controls`, `lang` or `open` change: add controls again on
+   * each `boids-flock:panel` event (dispatched on the element after every build).
+   */
+  panelSlot(name) {
+    const group = this.ui?.groups?.[name];
+    if (!group) return null;
+    group.element.hidden = false;
+    return group.body;
+  },
+
+  /** Shows or hides the explanation ("How it works"); remembered in the URL as `open=how`. */
+  showExplanation(show, { remember = true } = {}) {
+    const { how, explanation } = this.ui ?? {};
+    if (!explanation) return;
+    explanation.hidden = !show;
+    how.setAttribute('aria-expanded', String(show));
+    this.classList.toggle('bf-explaining', show);
+    if (remember) {
+      this.setGroupOpen('how', show);
+      if (show) explanation.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+    }
+  },
+
+  showKeys() {
+    this.ui?.keysHelp?.open();
+  },
+
+  showMessage(title, detail) {
+    this.message = [title, detail];
+    const stage = this.ui?.stage;
+    if (!stage) return;
+    let box = stage.querySelector('.bf-message');
+    if (!box) {
+      box = element('div', 'bf-message');
+      box.id = this.idFor('message');
+      box.setAttribute('role', 'alert');
+      stage.append(box);
+    }
+    box.replaceChildren(element('strong', null, title), element('p', null, detail));
+  },
+
+  showPaused() {
+    const { pause, badge, play } = this.ui ?? {};
+    if (!pause) return;
+    const paused = Boolean(this.paused_);
+    pause.textContent = this.text.ui(paused ? 'play' : 'pause');
+    pause.setAttribute('aria-pressed', String(paused));
+    if (badge) badge.hidden = !paused;
+    const working = this.state !== 'error' && this.state !== 'no-webgl';
+    play.hidden = !(paused && working && (this.layout === 'compact' || !this.playedOnce));
+    this.classList.toggle('bf-paused', paused);
+  },
+
+  showCount() {
+    if (this.ui?.boids && this.flock) this.ui.boids.textContent = new Intl.NumberFormat(this.lang_).format(this.flock.count());
+  },
+
+  /** The legend follows the colour mode (the View's, when it has one; else by species count). */
+  showLegend() {
+    const legend = this.ui?.legend;
+    if (!legend || !this.flock) return;
+    let mode = null;
+    try {
+      mode = typeof this.view?.colorMode === 'function' ? this.view.colorMode() : null;
+    } catch {
+      mode = null;
+    }
+    const species = typeof this.flock.speciesCount === 'function' ? this.flock.speciesCount() : 1;
+    legend.show(mode ?? (species > 1 ? 'species' : 'heading'), { species });
+  },
+
+  /** The "click to resume" cover: shown while this instance has no context but should. */
+  showCover() {
+    const { cover, coverText } = this.ui ?? {};
+    if (!cover) return;
+    const reason = this.coverReason;
+    cover.hidden = !reason;
+    if (reason) coverText.textContent = this.text.ui(reason);
+  },
+};

@@ -1,0 +1,150 @@
+// The scene's tools: a click adds an obstacle where it lands, a press held with the pointer
+// tool attracts or repels the flock, and the keyboard does both at the middle of the view
+// (O adds an obstacle there, X takes the last one away, A and D attract and repel until
+// pressed again). Methods mixed into BoidsFlock (boids-embed.js); `this` is the element.
+
+import { attachCameraInput } from './camera-input.js';
+import { element } from './dom.js';
+import { wake } from './loop.js';
+
+/** Radius of an obstacle added by a click, as a fraction of the world's side. */
+const OBSTACLE_SIZE = 0.075;
+
+export const sceneMethods = {
+  makeCanvas() {
+    const canvas = element('canvas', 'bf-canvas');
+    canvas.id = this.idFor('view');
+    canvas.tabIndex = 0;
+    canvas.setAttribute('role', 'img');
+    canvas.addEventListener('webglcontextlost', (event) => this.onContextLost(event));
+    canvas.addEventListener('webglcontextrestored', () => this.onContextRestored());
+    attachCameraInput(
+      canvas,
+      () => (this.contextLost ? null : this.view),
+      () => this.flock,
+      this.sceneInput(),
+    );
+    return canvas;
+  },
+
+  // ---- the scene's tools: obstacles by clicking, the pointer by holding ------------------------
+
+  /** What a press on the canvas does besides orbiting (see camera-input.js). */
+  sceneInput() {
+    return {
+      holdMode: (event) => {
+        if (!this.features.has('pointer') || !this.flock || !this.view) return null;
+        if (event.shiftKey) return 'attract';
+        if (event.altKey) return 'repel';
+        return this.pointerMode === 'off' ? null : this.pointerMode;
+      },
+      hold: (x, y, mode) => this.holdPointer(x, y, mode),
+      release: () => {
+        this.keyPointer = null;
+        this.releasePointer();
+      },
+      click: (x, y) => this.addObstacleAt(x, y),
+      undoClick: () => this.undoObstacle(),
+    };
+  },
+
+  /** The scene's point under the canvas pixel (x, y), in simulation coordinates, or null. */
+  pointAt(x, y) {
+    if (!this.flock || !this.view || this.contextLost) return null;
+    const point = this.view.worldPointAt(this.flock, x, y);
+    return point && point.every(Number.isFinite) ? point : null;
+  },
+
+  holdPointer(x, y, mode) {
+    const point = this.pointAt(x, y);
+    if (!point) return;
+    this.flock.setPointer(point[0], point[1], point[2], mode === 'repel');
+    const mark = this.ui?.mark;
+    if (mark) {
+      mark.hidden = false;
+      mark.dataset.mode = mode;
+      mark.style.transform = `translate(${x}px, ${y}px)`;
+    }
+    wake();
+  },
+
+  releasePointer() {
+    this.flock?.clearPointer();
+    if (this.ui?.mark) this.ui.mark.hidden = true;
+  },
+
+  setPointerMode(mode) {
+    this.pointerMode = ['attract', 'repel'].includes(mode) ? mode : 'off';
+    this.canvas?.classList.toggle('bf-pointing', this.pointerMode !== 'off');
+    this.syncTools();
+  },
+
+  /** A click on the scene: an obstacle there, OBSTACLE_SIZE of the world's side across. */
+  addObstacleAt(x, y) {
+    if (!this.features.has('obstacles')) return;
+    const point = this.pointAt(x, y);
+    if (!point) return;
+    const added = this.flock.addObstacle(point[0], point[1], point[2], OBSTACLE_SIZE * this.flock.worldSize());
+    this.lastObstacle = added ? this.flock.obstacles().length / 4 : null;
+    this.ui.scene?.say(added ? '' : this.text.ui('obstaclesFull'));
+    this.syncTools();
+    wake();
+  },
+
+  /** A double-click frames the flock: take back the obstacle its first click added. */
+  undoObstacle() {
+    const flock = this.flock;
+    if (!flock || this.lastObstacle == null) return;
+    const all = flock.obstacles();
+    if (all.length / 4 === this.lastObstacle) flock.removeObstacle(this.lastObstacle - 1);
+    this.lastObstacle = null;
+    this.syncTools();
+  },
+
+  /** The presets' pressed state and the scene's tools, after any change of settings. */
+  syncTools() {
+    if (!this.flock) return;
+    this.ui?.presets?.sync();
+    this.ui?.scene?.sync();
+    this.ui?.predator?.();
+    this.showLegend();
+  },
+
+  /** The middle of the canvas, in CSS pixels (where the keyboard's tools act). */
+  viewCentre() {
+    return [this.canvas.clientWidth / 2, this.canvas.clientHeight / 2];
+  },
+
+  /** O: an obstacle in the middle of the view. Returns whether the key did something. */
+  addObstacleAhead() {
+    if (!this.features.has('obstacles') || !this.flock) return false;
+    this.addObstacleAt(...this.viewCentre());
+    this.lastObstacle = null; // no double-click can take this one back
+    return true;
+  },
+
+  /** X: takes away the obstacle added last. Returns whether the key did something. */
+  removeLastObstacle() {
+    if (!this.features.has('obstacles') || !this.flock) return false;
+    const n = this.flock.obstacles().length / 4;
+    if (n > 0) this.flock.removeObstacle(n - 1);
+    this.lastObstacle = null;
+    this.syncTools();
+    wake();
+    return true;
+  },
+
+  /**
+   * A and D: attract toward (or repel from) the middle of the view until the same key comes
+   * again, the other key switches, or Escape; `mode` null lets go. Returns whether it acted.
+   */
+  toggleKeyPointer(mode) {
+    if (!this.features.has('pointer') || !this.flock) return false;
+    const next = mode && this.keyPointer !== mode ? mode : null;
+    this.keyPointer = next;
+    if (next) this.holdPointer(...this.viewCentre(), next);
+    else this.releasePointer();
+    this.ui?.scene?.say(next ? this.text.ui(next === 'attract' ? 'keyAttracting' : 'keyRepelling') : '');
+    return true;
+  },
+};

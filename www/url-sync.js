@@ -1,0 +1,194 @@
+// Settings in and out: attributes and the URL into the flock (names and values checked,
+// never evaluated), the language, and the link that gives them back (the address bar with
+// url="sync", the Copy link button). Also which panel groups are open (`open`), so a shared
+// link opens the same groups. Methods mixed into BoidsFlock (boids-embed.js).
+
+import { Flock, SPECS } from './wasm-load.js';
+import { texts, pickLang } from './i18n.js';
+import { readParam, writeParam } from './controls.js';
+import { formatNumber, paramNames } from './settings.js';
+
+/** Settings changes reach the address bar this long after the last one, ms. */
+const URL_DELAY = 250;
+/** The full page, where a shared link opens. */
+const FULL_PAGE = new URL('../', import.meta.url).href;
+
+export const NAMES = paramNames(SPECS);
+const COUNT = SPECS.find((spec) => spec.name === 'count');
+const SEED = SPECS.find((spec) => spec.name === 'seed');
+
+export function warn(message) {
+  console.warn(`<boids-flock>: ${message}`);
+}
+
+/** A value as it may appear in a message: quoted, short, never interpreted. */
+export function quote(raw) {
+  const text = String(raw);
+  return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
+}
+
+export const settingsMethods = {
+
+  /** An option's raw value: the URL (url mode) over the attribute; for `lang` the other way round. */
+  option(name) {
+    const fromUrl = this.url.has(name) ? this.url.get(name) : null;
+    const fromAttribute = this.getAttribute(name);
+    return name === 'lang' ? (fromAttribute ?? fromUrl) : (fromUrl ?? fromAttribute);
+  },
+
+  /** Settings from attributes, then the URL: name → [raw, where]. */
+  collectSettings() {
+    const settings = new Map();
+    const take = (key, raw, where) => {
+      const found = NAMES.resolve(key);
+      if (found?.missing) warn(`${where}: this build has no "${found.missing}" parameter; ignored`);
+      else if (found) settings.set(found.spec.name, [found, raw, where]);
+    };
+    for (const { name, value } of this.attributes) take(name, value, `${name}=${quote(value)}`);
+    for (const [key, value] of this.url) take(key, value, `?${key}=${quote(value)}`);
+    return settings;
+  },
+
+  /** Parses and sets one setting; a value that is not a number or known word changes nothing. */
+  apply(found, raw, where) {
+    const { spec } = found;
+    const value = found.parse(raw);
+    if (value === undefined) {
+      const current = formatNumber(readParam(this.flock, spec));
+      const expected = spec.kind === 'toggle' ? 'on/off, 1/0 or true/false' : `a number from ${spec.min} to ${spec.max}`;
+      warn(`${where} is not a valid ${spec.name} (${expected}); keeping ${current}`);
+      return false;
+    }
+    this.warnClamped(where, spec, value, writeParam(this.flock, spec, value));
+    this.explicit.add(spec.name);
+    return true;
+  },
+
+  /** The console warning for a setting the flock clamped into its parameter's range. */
+  warnClamped(where, spec, value, applied) {
+    if (spec.kind !== 'toggle' && Math.abs(applied - value) > spec.step / 2) {
+      warn(`${where}: ${spec.name} runs from ${spec.min} to ${spec.max}; using ${formatNumber(applied)}`);
+    }
+  },
+
+  createFlock() {
+    const settings = this.collectSettings();
+    // Count and seed go to the constructor; the rest are set afterwards, like any change.
+    const initial = new Map();
+    for (const spec of [COUNT, SEED]) {
+      const entry = spec && settings.get(spec.name);
+      if (!entry) continue;
+      const [found, raw, where] = entry;
+      const value = found.parse(raw);
+      if (value === undefined) {
+        warn(`${where} is not a valid ${spec.name} (a number from ${spec.min} to ${spec.max}); using the default`);
+      } else {
+        initial.set(spec, { value, where });
+      }
+    }
+    const start = (spec) => {
+      const value = initial.get(spec)?.value;
+      return value === undefined ? undefined : Math.min(spec.max, Math.max(spec.min, value));
+    };
+    const flock = this.watch(new Flock(start(COUNT) ?? COUNT.default, SEED ? start(SEED) : undefined));
+    this.flock = flock;
+    for (const [spec, { value, where }] of initial) {
+      this.explicit.add(spec.name);
+      this.warnClamped(where, spec, value, readParam(flock, spec));
+    }
+    for (const [name, [found, raw, where]] of settings) {
+      if (name !== 'count' && name !== 'seed') this.apply(found, raw, where);
+    }
+    // The start is "scattered from the seed with these settings", so a shared link (same
+    // values, same seed) starts exactly where Rebuild would.
+    flock.rebuild();
+    return flock;
+  },
+
+  chooseLang() {
+    const own = this.option('lang');
+    this.langExplicit = own != null && own !== '';
+    const inherited = this.parentElement?.closest('[lang]')?.getAttribute('lang');
+    this.lang_ = pickLang([own, inherited, ...(navigator.languages ?? [navigator.language])]);
+    if (own && !own.toLowerCase().startsWith(this.lang_) && this.langExplicit) {
+      warn(`lang=${quote(own)} is not one of en, uk, pl, ru; using ${this.lang_}`);
+    }
+    this.text = texts(this.lang_);
+    if (this.isPage) document.documentElement.lang = this.lang_;
+  },
+
+
+  /** Sliders, count and address bar after a change of settings. */
+  changed() {
+    this.syncControls?.();
+    this.showCount();
+    this.scheduleUrl();
+  },
+
+  /** A link to the full page with every setting that differs from its default, and the seed. */
+  shareUrl() {
+    const url = new URL(this.urlMode === 'sync' ? location.href : FULL_PAGE);
+    const query = new URLSearchParams(this.urlMode === 'sync' ? url.search : '');
+    for (const spec of SPECS) NAMES.spellings(spec).forEach((key) => query.delete(key));
+    for (const alias of [...NAMES.aliases, 'lang']) query.delete(alias);
+    for (const spec of SPECS) {
+      const value = readParam(this.flock, spec);
+      const keep =
+        spec.name === 'seed' ||
+        (spec.name === 'worldSize' ? this.explicit.has('worldSize') : Math.fround(value) !== Math.fround(spec.default));
+      if (keep) query.set(spec.name, formatNumber(value));
+    }
+    if (this.langExplicit) query.set('lang', this.lang_);
+    query.delete('open');
+    const open = this.openGroups();
+    if (open.size > 0) query.set('open', [...open].join(' '));
+    url.search = query.toString();
+    return url.href;
+  },
+
+  scheduleUrl() {
+    if (this.urlMode !== 'sync' || !this.flock) return;
+    clearTimeout(this.urlTimer);
+    this.urlTimer = setTimeout(() => {
+      if (this.flock) history.replaceState(history.state, '', this.shareUrl());
+    }, URL_DELAY);
+  },
+
+  /**
+   * The panel groups that are open (names such as "hawks", "wind", "how" for the
+   * explanation): from the `open` setting (URL over attribute) until the reader opens or
+   * closes one; then kept here and written to the address bar with the settings.
+   */
+  openGroups() {
+    if (!this.openSet) {
+      const raw = this.option('open') ?? '';
+      this.openSet = new Set(String(raw).toLowerCase().split(/[\s,]+/).filter((word) => /^[a-z]{1,16}$/.test(word)));
+    }
+    return this.openSet;
+  },
+
+  /** A group opened or closed by the reader. */
+  setGroupOpen(name, open) {
+    const set = this.openGroups();
+    if (set.has(name) === open) return;
+    if (open) set.add(name);
+    else set.delete(name);
+    this.scheduleUrl();
+  },
+
+  async copyLink() {
+    const link = this.shareUrl();
+    const { copy, field, status } = this.ui;
+    copy.dataset.link = link;
+    field.value = link;
+    field.hidden = false;
+    try {
+      await navigator.clipboard.writeText(link);
+      status.textContent = this.text.ui('linkCopied');
+    } catch {
+      status.textContent = this.text.ui('linkManual');
+      field.focus();
+      field.select();
+    }
+  },
+};
