@@ -250,3 +250,35 @@ fn the_step_records_each_boids_neighbours_and_strongest_rule_as_inspect_sees_the
         );
     }
 }
+
+#[test]
+fn ids_by_distance_from_centre_start_at_the_centre_and_hold_every_id() {
+    let mut flock = boids::sim::Flock::new(300, Some(5));
+    for _ in 0..30 {
+        flock.step(1.0 / 60.0);
+    }
+    let order = flock.ids_by_distance_from_centre();
+    let mut sorted = order.clone();
+    sorted.sort_unstable();
+    let mut ids = flock.ids().to_vec();
+    ids.sort_unstable();
+    assert_eq!(sorted, ids, "every id once");
+    // Distances from the centre grow along the order (the centre as `centre()` gives it).
+    let world = flock.world_size();
+    let centre = flock.centre() * world;
+    let distance = |id: u32| {
+        let i = flock.index_of(id).unwrap();
+        let p = glam::Vec3::from_slice(&flock.positions()[3 * i..3 * i + 3]);
+        let mut d = p - centre;
+        for axis in 0..3 {
+            d[axis] -= world * (d[axis] / world).round();
+        }
+        d.length()
+    };
+    let first = distance(order[0]);
+    let last = distance(*order.last().unwrap());
+    assert!(first < last, "{first} < {last}");
+    for pair in order.windows(2).step_by(7) {
+        assert!(distance(pair[0]) <= distance(pair[1]) + 1e-3);
+    }
+}

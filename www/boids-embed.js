@@ -34,6 +34,7 @@ import { panelMethods } from './panel.js';
 import { sceneMethods } from './scene.js';
 import { keyMethods } from './keys.js';
 import { contextMethods } from './gl-context.js';
+import { INSTRUMENT_OPTIONS, instrumentMethods } from './instruments.js';
 
 /** Fixed simulation step, seconds: motion does not depend on the display's refresh rate. */
 const STEP = 1 / 60;
@@ -58,7 +59,7 @@ const reducedMotion = () => matchMedia('(prefers-reduced-motion: reduce)').match
 
 export class BoidsFlock extends HTMLElement {
   static get observedAttributes() {
-    return [...NAMES.attributes, ...OPTIONS];
+    return [...NAMES.attributes, ...OPTIONS, ...INSTRUMENT_OPTIONS];
   }
 
   /** The parameter table this element was built from (`Flock.params()`). */
@@ -132,6 +133,10 @@ export class BoidsFlock extends HTMLElement {
       this.setPaused(value != null);
       return;
     }
+    if (INSTRUMENT_OPTIONS.includes(name)) {
+      this.instrumentOptionChanged(name, value);
+      return;
+    }
     if (OPTIONS.includes(name)) {
       if (name === 'lang') {
         this.chooseLang();
@@ -197,6 +202,7 @@ export class BoidsFlock extends HTMLElement {
         error = thrown;
       }
     }
+    if (this.flock) this.readInstrumentOptions();
     this.buildUi();
     if (error) {
       this.fail(error);
@@ -327,6 +333,9 @@ export class BoidsFlock extends HTMLElement {
   /** Scatters the flock afresh from its seed with the current settings. */
   rebuild() {
     if (!this.flock) return;
+    this.select(null); // the boids are numbered afresh: that id is another bird now
+    this.plot?.clear();
+    this.steps = 0;
     this.flock.rebuild();
     this.changed();
     wake();
@@ -361,7 +370,9 @@ export class BoidsFlock extends HTMLElement {
   frame(now) {
     try {
       if (!this.paused_) {
-        const elapsed = this.last == null ? STEP : Math.max(0, (now - this.last) / 1000);
+        // Slow motion: `timeScale` simulated seconds per real second (instruments.js).
+        const scale = this.timeScale ?? 1;
+        const elapsed = this.last == null ? STEP * scale : Math.max(0, (now - this.last) / 1000) * scale;
         this.backlog = (this.backlog ?? 0) + elapsed;
         let steps = 0;
         const start = performance.now();
@@ -378,6 +389,7 @@ export class BoidsFlock extends HTMLElement {
       this.lastSeen = now;
       this.view.draw(this.flock);
       this.readouts(now);
+      this.instrumentsFrame(now);
       if (this.state === 'loading') this.setState('running');
     } catch (error) {
       this.fail(error);
@@ -414,5 +426,7 @@ export class BoidsFlock extends HTMLElement {
 // The element's other jobs, each in its own module: settings and the URL, the panel, the
 // scene's tools, the keyboard, the WebGL context.
 Object.assign(BoidsFlock.prototype, settingsMethods, panelMethods, sceneMethods, keyMethods, contextMethods);
+// `selectedId` is a getter: copied as a property, not as its value.
+Object.defineProperties(BoidsFlock.prototype, Object.getOwnPropertyDescriptors(instrumentMethods));
 
 customElements.define('boids-flock', BoidsFlock);

@@ -75,6 +75,8 @@ export const contextMethods = {
     this.freshCanvas = false;
     this.dataset.context = 'live';
     if (this.isPage) window.view = this.view;
+    this.forceColours_ = null;
+    this.viewReady();
     this.resize();
     wake();
   },

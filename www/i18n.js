@@ -13,6 +13,7 @@
 // into `ui` below).
 
 import { PANEL_TEXT } from './i18n-panel.js';
+import { INSTRUMENT_TEXT } from './i18n-instruments.js';
 
 export const LANGS = ['en', 'uk', 'pl', 'ru'];
 
@@ -595,7 +596,7 @@ const ru = {
 };
 
 export const STRINGS = { en, uk, pl, ru };
-for (const lang of LANGS) Object.assign(STRINGS[lang].ui, PANEL_TEXT[lang]);
+for (const lang of LANGS) Object.assign(STRINGS[lang].ui, PANEL_TEXT[lang], INSTRUMENT_TEXT[lang]);
 
 /**
  * The first supported language among `candidates` (BCP 47 tags such as "uk-UA"; empty and

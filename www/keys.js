@@ -82,10 +82,17 @@ export const keyMethods = {
       if (this.removeLastObstacle()) event.preventDefault();
     } else if (is('A') || is('D')) {
       if (this.toggleKeyPointer(is('A') ? 'attract' : 'repel')) event.preventDefault();
+    } else if (is('N')) {
+      // Next boid to inspect (Shift: previous), the nearest the flock's centre first.
+      event.preventDefault();
+      this.selectNext(event.shiftKey ? -1 : 1);
     } else if (key === 'Escape') {
       if (this.keyPointer) {
         event.preventDefault();
         this.toggleKeyPointer(null);
+      } else if (this.selectedId != null) {
+        event.preventDefault();
+        this.select(null);
       }
     }
   },

@@ -19,10 +19,18 @@ export const speciesColour = (species) => hue(species / 4 + 0.08);
 const WHEEL_STOPS = 12;
 
 /**
- * The legend: { element, show(mode, { species }) }. Modes it draws: "heading" (a wheel) and
- * "species" (one swatch each); any other mode hides it until a drawing is added to
- * `legend.modes` ({ mode: (body, options, text) => caption }).
+ * The legend: { element, show(mode, { species, palette }) }. Modes it draws: "heading" (a
+ * wheel), "species" (one swatch each), "speed" and "neighbours" (a colour bar) and "rule"
+ * (the three rules' colours); `palette` is `view.legend()`.
  */
+/** A low → high colour bar (speed, neighbours) from the View's ramp; the caption says what. */
+function ramp(body, palette, caption) {
+  const bar = element('span', 'bf-ramp');
+  bar.style.background = `linear-gradient(90deg, ${(palette?.ramp ?? ['#333', '#999', '#fff']).join(', ')})`;
+  body.append(element('span', 'bf-ramp-end', '−'), bar, element('span', 'bf-ramp-end', '+'));
+  return caption;
+}
+
 export function buildLegend(text) {
   const box = element('div', 'bf-legend');
   box.hidden = true;
@@ -41,6 +49,18 @@ export function buildLegend(text) {
       body.append(wheel);
       return text.ui('legendHeading');
     },
+    // The View's own colours (`view.legend()`, passed as `palette`) for the instruments' modes.
+    speed: (body, { palette }) => ramp(body, palette, text.ui('legendSpeed')),
+    neighbours: (body, { palette }) => ramp(body, palette, text.ui('legendNeighbours')),
+    rule: (body, { palette }) => {
+      for (const { name, colour } of palette?.rules ?? []) {
+        if (name === 'none') continue;
+        const swatch = element('span', 'bf-swatch bf-swatch-rule', text.ui(`force${name[0].toUpperCase()}${name.slice(1)}`));
+        swatch.style.background = colour;
+        body.append(swatch);
+      }
+      return text.ui('legendRule');
+    },
     species: (body, { species }) => {
       for (let s = 0; s < species; s++) {
         const swatch = element('span', 'bf-swatch', String(s + 1));
@@ -55,7 +75,7 @@ export function buildLegend(text) {
     element: box,
     modes,
     show(mode, options = {}) {
-      const signature = `${mode}:${options.species ?? ''}`;
+      const signature = `${mode}:${options.species ?? ''}:${options.palette ? 1 : 0}`;
       if (signature === shown) return;
       shown = signature;
       const draw = modes[mode];

@@ -166,6 +166,7 @@ export const panelMethods = {
     this.showCount();
     this.showCover();
     this.showLegend();
+    this.buildInstruments();
     // For modules that put controls into a group (panelSlot): the panel is new, add them again.
     this.dispatchEvent(new CustomEvent('boids-flock:panel'));
   },
@@ -462,12 +463,18 @@ export const panelMethods = {
     if (!legend || !this.flock) return;
     let mode = null;
     try {
-      mode = typeof this.view?.colorMode === 'function' ? this.view.colorMode() : null;
+      mode = this.colourBy_ ?? null;
     } catch {
       mode = null;
     }
     const species = typeof this.flock.speciesCount === 'function' ? this.flock.speciesCount() : 1;
-    legend.show(mode ?? (species > 1 ? 'species' : 'heading'), { species });
+    let palette = null;
+    try {
+      palette = this.view?.legend() ?? null;
+    } catch {
+      palette = null;
+    }
+    legend.show(mode ?? (species > 1 ? 'species' : 'heading'), { species, palette });
   },
 
   /** The "click to resume" cover: shown while this instance has no context but should. */

@@ -43,7 +43,8 @@ export const sceneMethods = {
         this.keyPointer = null;
         this.releasePointer();
       },
-      click: (x, y) => this.addObstacleAt(x, y),
+      // A click on a cone selects that boid (instruments.js); elsewhere it adds an obstacle.
+      click: (x, y) => this.pickAt(x, y) || this.addObstacleAt(x, y),
       undoClick: () => this.undoObstacle(),
     };
   },
@@ -77,6 +78,15 @@ export const sceneMethods = {
     this.pointerMode = ['attract', 'repel'].includes(mode) ? mode : 'off';
     this.canvas?.classList.toggle('bf-pointing', this.pointerMode !== 'off');
     this.syncTools();
+  },
+
+  /** Selects the boid whose cone is under the canvas pixel (x, y); whether there was one. */
+  pickAt(x, y) {
+    if (!this.flock || !this.view || this.contextLost) return false;
+    const id = this.view.pick(this.flock, x, y);
+    if (id === undefined) return false;
+    this.select(id);
+    return true;
   },
 
   /** A click on the scene: an obstacle there, OBSTACLE_SIZE of the world's side across. */

@@ -142,6 +142,7 @@ export const settingsMethods = {
     query.delete('open');
     const open = this.openGroups();
     if (open.size > 0) query.set('open', [...open].join(' '));
+    this.instrumentQuery?.(query);
     url.search = query.toString();
     return url.href;
   },

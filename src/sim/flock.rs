@@ -270,6 +270,21 @@ impl Flock {
         self.as_fraction(centre_of_mass(&self.positions, self.space()))
     }
 
+    /// Every boid's id, the nearest the flock's centre of mass first (across wrapped edges):
+    /// the order in which a keyboard user steps through the boids to inspect one.
+    pub fn ids_by_distance_from_centre(&self) -> Vec<u32> {
+        let space = self.space();
+        let centre = centre_of_mass(&self.positions, space);
+        let mut by_distance: Vec<(f32, u32)> = (0..self.len())
+            .map(|i| {
+                let p = Vec3::from_slice(&self.positions[3 * i..3 * i + 3]);
+                (space.offset(centre, p).length_squared(), self.ids[i])
+            })
+            .collect();
+        by_distance.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        by_distance.into_iter().map(|(_, id)| id).collect()
+    }
+
     /// A point as a fraction of the world's side (on z = 0 in a flat world).
     fn as_fraction(&self, point: Vec3) -> Vec3 {
         let mut point = point / self.world.max(1e-6);

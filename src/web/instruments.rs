@@ -62,6 +62,13 @@ impl Flock {
         Uint32Array::from(self.sim().ids())
     }
 
+    /// Every boid's id, the nearest the flock's centre of mass first: the order `N` steps
+    /// through to select a boid without a pointer.
+    #[wasm_bindgen(js_name = idsByDistanceFromCentre)]
+    pub fn ids_by_distance_from_centre(&self) -> Uint32Array {
+        Uint32Array::from(&self.sim().ids_by_distance_from_centre()[..])
+    }
+
     /// One boid up close, or `null` for an id no boid has: `{id, position, velocity, speed,
     /// heeded, tooClose, unseen, urgency, fleeing, strongest, terms}`. `heeded`: the ids it
     /// heeds this step (in nearest-k mode its k nearest); `tooClose`: inside its separation
