@@ -275,14 +275,18 @@ impl Flock {
     pub fn ids_by_distance_from_centre(&self) -> Vec<u32> {
         let space = self.space();
         let centre = centre_of_mass(&self.positions, space);
-        let mut by_distance: Vec<(f32, u32)> = (0..self.len())
+        // Sorted as one integer key each (a non-negative f32's bits order as the number
+        // does; the id breaks ties): the module already holds an integer sort, where a sort
+        // of pairs by a float cost it 4 KB.
+        let mut keys: Vec<u64> = (0..self.len())
             .map(|i| {
                 let p = Vec3::from_slice(&self.positions[3 * i..3 * i + 3]);
-                (space.offset(centre, p).length_squared(), self.ids[i])
+                let d = space.offset(centre, p).length_squared();
+                (u64::from(d.to_bits()) << 32) | u64::from(self.ids[i])
             })
             .collect();
-        by_distance.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        by_distance.into_iter().map(|(_, id)| id).collect()
+        keys.sort_unstable();
+        keys.into_iter().map(|key| key as u32).collect()
     }
 
     /// A point as a fraction of the world's side (on z = 0 in a flat world).

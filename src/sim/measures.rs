@@ -222,14 +222,20 @@ fn local(velocities: &[f32], links: &Links) -> Local {
     }
     let mut nearest = Vec::with_capacity(n);
     let (mut streaming, mut streaming_boids, mut order) = (0.0f32, 0usize, 0.0f32);
-    for i in 0..n {
-        let heading = at(velocities, i).normalize_or_zero();
+    // Each heading once, not once per neighbour (a square root and a division each: at 10,000
+    // settled boids that was most of the walk); boids in cell order, so neighbours are near
+    // in memory.
+    let headings: Vec<Vec3> = (0..n)
+        .map(|i| at(velocities, i).normalize_or_zero())
+        .collect();
+    for &i in &links.order {
+        let heading = headings[i];
         let p = at(links.positions, i);
         let (mut along, mut seen, mut together) = (0.0f32, 0usize, heading);
         let mut closest = f32::INFINITY;
         links.around(i, |j, d| {
             closest = closest.min(d);
-            together += at(velocities, j).normalize_or_zero();
+            together += headings[j];
             if d > 0.0 {
                 let towards = links.space.offset(p, at(links.positions, j)) / d;
                 along += heading.dot(towards).abs();
