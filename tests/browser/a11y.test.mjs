@@ -15,7 +15,7 @@ const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const LANGS = ['en', 'uk', 'pl', 'ru'];
 const WIDTHS = [320, 1280, 1920];
 /** Every group open and the explanation shown, so that all their text is measured. */
-const OPEN = 'hawks+scene+leaders+wind+species+sight+world+how';
+const OPEN = 'hawks+scene+leaders+wind+species+sight+world+look+how';
 
 const env = useDistAndBrowser();
 
