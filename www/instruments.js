@@ -298,37 +298,45 @@ export const instrumentMethods = {
 
       slot.append(heading, hint, row, readout, look, timeRow);
 
-      if (this.plotWanted) {
-        const figure = element('figure', 'bf-plot');
-        const caption = element('figcaption', null, t('plotTitle'));
-        const canvas = element('canvas', 'bf-plot-canvas');
-        canvas.setAttribute('role', 'img');
-        canvas.setAttribute('aria-label', t('plotTitle'));
-        const legend = element('ul', 'bf-plot-legend');
-        for (const [, key, colourCss] of SERIES) {
-          const item = element('li');
-          const swatch = element('span', 'bf-plot-swatch');
-          swatch.style.background = colourCss;
-          item.append(swatch, t(key));
-          legend.append(item);
-        }
-        const words = element('p', 'bf-words');
-        words.setAttribute('aria-live', 'polite');
-        const csv = button('bf-csv', t('downloadCsv'), () => this.downloadCsv());
-        csv.title = t('downloadCsvTitle');
-        figure.append(caption, canvas, legend, words, csv);
-        slot.append(figure);
-        this.plot ??= new MetricsPlot(canvas, this.constructor.params);
-        this.plot.canvas = canvas;
-        parts.words = words;
-        parts.plotCanvas = canvas;
-      }
+      if (this.plotWanted) slot.append(this.buildPlot(parts));
     } else {
       readout.classList.add('bf-inspector-over');
       this.ui.stage.append(readout);
+      // A compact embed with `plot`: the plot goes below everything else.
+      if (this.plotWanted) this.insertBefore(this.buildPlot(parts), this.ui.keysHelp?.dialog ?? null);
     }
+    this.classList.toggle('bf-with-plot', Boolean(this.plotWanted && !slot));
     this.ui.instruments = parts;
     this.showReadout();
+  },
+
+  /** The live plot, its legend, its words and the CSV button, as one <figure>. */
+  buildPlot(parts) {
+    const t = (key) => this.text.ui(key);
+    const figure = element('figure', 'bf-plot');
+    const caption = element('figcaption', null, t('plotTitle'));
+    const canvas = element('canvas', 'bf-plot-canvas');
+    canvas.setAttribute('role', 'img');
+    canvas.setAttribute('aria-label', t('plotTitle'));
+    const legend = element('ul', 'bf-plot-legend');
+    for (const [, key, colourCss] of SERIES) {
+      const item = element('li');
+      const swatch = element('span', 'bf-plot-swatch');
+      swatch.style.background = colourCss;
+      item.append(swatch, t(key));
+      legend.append(item);
+    }
+    const words = element('p', 'bf-words');
+    words.setAttribute('aria-live', 'polite');
+    const csv = button('bf-csv', t('downloadCsv'), () => this.downloadCsv());
+    csv.title = t('downloadCsvTitle');
+    figure.append(caption, canvas, legend, words, csv);
+    this.plot ??= new MetricsPlot(canvas, this.constructor.params);
+    this.plot.canvas = canvas;
+    this.plotDirty = true;
+    parts.words = words;
+    parts.plotCanvas = canvas;
+    return figure;
   },
 
   // ---- every frame ---------------------------------------------------------------------------

@@ -24,6 +24,8 @@ async function open(path, viewport = { width: 1280, height: 800 }) {
   const page = await context.newPage();
   const watch = watchProblems(page);
   await page.goto(env.server.url + path);
+  // A flock below the fold starts only once seen: bring each into view (a long lesson).
+  for (const flock of await page.locator('boids-flock').all()) await flock.scrollIntoViewIfNeeded();
   await waitFlocks(page, 'boids-flock');
   return { page, context, ...watch };
 }
@@ -42,7 +44,7 @@ async function audit(page) {
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
-for (const path of ['?count=300', `?count=300&open=${OPEN}`, 'embed.html?count=300&controls=all', 'examples/lesson.html', 'examples/hawk.html']) {
+for (const path of ['?count=300', `?count=300&open=${OPEN}`, 'embed.html?count=300&controls=all', 'examples/lesson.html', 'examples/hawk.html', 'examples/why.html', 'examples/why.html?lang=ru']) {
   test(`axe-core: no serious or critical violations on /${path}`, { timeout: 120_000 }, async () => {
     const { page, context, pageErrors } = await open(path);
     const bad = await audit(page);

@@ -194,3 +194,36 @@ test('attributes set the instruments; junk gets a warning and changes nothing', 
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('the lesson "Why does it turn?" in Ukrainian: its text, an inspected boid, two flocks with their plots', { timeout: 120_000 }, async () => {
+  const page = await env.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const { problems } = watchProblems(page);
+  await page.goto(`${env.server.url}examples/why.html?lang=uk`);
+  await page.locator('.pair').scrollIntoViewIfNeeded();
+  await waitFlocks(page, 'boids-flock', { min: 3 });
+  await page.waitForFunction(() => [...document.querySelectorAll('.pair boids-flock')].every((el) => el.plot?.samples.length > 2), null, { timeout: 30_000 });
+  const state = await page.evaluate(() => {
+    const flocks = [...document.querySelectorAll('boids-flock')];
+    const shown = [...document.querySelectorAll('[data-lesson-lang]')].filter((el) => !el.hidden).map((el) => el.dataset.lessonLang);
+    return {
+      lang: document.documentElement.lang,
+      shown: [...new Set(shown)],
+      flockLangs: flocks.map((el) => el.language),
+      selected: flocks[0].selectedId,
+      readout: flocks[0].querySelector('.bf-inspector').textContent,
+      plots: flocks.slice(1).map((el) => el.querySelectorAll('.bf-plot-canvas').length),
+      nearestK: flocks.map((el) => el.flock.topological()),
+      words: flocks[1].querySelector('.bf-words').textContent,
+    };
+  });
+  assert.equal(state.lang, 'uk');
+  assert.deepEqual(state.shown, ['uk'], 'only the Ukrainian text shows');
+  assert.deepEqual(state.flockLangs, ['uk', 'uk', 'uk']);
+  assert.ok(state.selected != null, 'the first flock has a boid inspected');
+  assert.match(state.readout, /Боїд \d+/);
+  assert.deepEqual(state.plots, [1, 1], 'each of the pair has its plot');
+  assert.deepEqual(state.nearestK, [0, 0, 1], 'metric beside nearest-k');
+  await page.waitForFunction(() => /боїд/.test(document.querySelectorAll('.pair boids-flock')[0].querySelector('.bf-words').textContent), null, { timeout: 15_000 });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
