@@ -7,6 +7,8 @@ import { attachCameraInput } from './camera-input.js';
 import { element } from './dom.js';
 import { wake } from './loop.js';
 
+/** With the obstacles tool, a click this close to a cone's centre (CSS px) selects it. */
+const ON_CONE = 6;
 /** Radius of an obstacle added by a click, as a fraction of the world's side. */
 const OBSTACLE_SIZE = 0.075;
 
@@ -85,6 +87,13 @@ export const sceneMethods = {
     if (!this.flock || !this.view || this.contextLost) return false;
     const id = this.view.pick(this.flock, x, y);
     if (id === undefined) return false;
+    if (this.features.has('obstacles')) {
+      // A click also drops obstacles: only one right on a cone selects it (pick reaches a
+      // fingertip around, which in a dense flock would leave no room for a rock).
+      const seen = this.flock.inspect(id);
+      const at = seen && this.view.cssPointOf(this.flock, seen.position[0], seen.position[1], seen.position[2]);
+      if (!at || Math.hypot(at[0] - x, at[1] - y) > ON_CONE) return false;
+    }
     this.select(id);
     return true;
   },

@@ -2,7 +2,7 @@
 // has them), none show by default, and every piece of their text is translated.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useDistAndBrowser, waitFrames, watchProblems } from './helpers.mjs';
+import { clearSpot, useDistAndBrowser, waitFrames, watchProblems } from './helpers.mjs';
 import { STRICT_CSP, TEST_CSS, collectConsole, testPage, waitFlocks } from './embed-helpers.mjs';
 
 const LANGS = ['uk', 'pl', 'ru'];
@@ -56,7 +56,8 @@ test('controls="presets obstacles pointer" shows those tools, and only where ask
 
   // A click on a flock without the obstacles tool adds nothing; with it, an obstacle.
   for (const [id, expected] of [['plain', 0], ['tools', 4]]) {
-    await page.locator(`#${id} canvas`).click({ position: { x: 200, y: 140 } });
+    // Where no cone is: a click on a cone selects its boid instead.
+    await page.locator(`#${id} canvas`).click({ position: await clearSpot(page, 200, 140, { element: `#${id}` }) });
     await waitFrames(page, 2);
     assert.equal(await page.evaluate((id) => document.getElementById(id).flock.obstacles().length, id), expected, `#${id}`);
   }

@@ -13,6 +13,7 @@ import {
   watchProblems,
   useDistAndBrowser,
   slide,
+  clearSpot,
 } from './helpers.mjs';
 
 const env = useDistAndBrowser();
@@ -192,10 +193,17 @@ function changedCentre(a, b, tolerance = 24) {
 }
 
 /** Clicks the canvas at (x, y) CSS pixels from its corner; returns the flock's obstacles. */
+/**
+ * Clicks the scene near (x, y) where no cone is (a click on a cone selects its boid) and
+ * returns the obstacles; `.spot` is where it clicked.
+ */
 async function clickScene(page, x, y) {
-  await page.locator('#view').click({ position: { x, y } });
+  const spot = await clearSpot(page, x, y);
+  await page.locator('#view').click({ position: spot });
   await waitFrames(page, 3);
-  return page.evaluate(() => Array.from(window.flock.obstacles()));
+  const obstacles = await page.evaluate(() => Array.from(window.flock.obstacles()));
+  obstacles.spot = spot;
+  return obstacles;
 }
 
 test('clicking the scene adds an obstacle under the pointer; Clear removes them', { timeout: 180_000 }, async () => {
@@ -211,6 +219,7 @@ test('clicking the scene adds an obstacle under the pointer; Clear removes them'
 
   const at = { x: Math.round(box.width * 0.42), y: Math.round(box.height * 0.55) };
   const one = await clickScene(page, at.x, at.y);
+  Object.assign(at, one.spot);
   assert.equal(one.length, 4, `one obstacle (4 floats): ${one}`);
   const [x, y, z, r] = one;
   assert.ok(r > 0.04 * world && r < 0.12 * world, `radius ${r} is a sensible part of the world's ${world}`);
@@ -293,7 +302,9 @@ test('in the flat world a click puts the obstacle on the plane, under the pointe
   assert.equal(await page.evaluate(() => window.flock.isFlat()), true);
   const box = await page.locator('#view').boundingBox();
   const at = { x: Math.round(box.width * 0.35), y: Math.round(box.height * 0.6) };
-  const [x, y, z] = await clickScene(page, at.x, at.y);
+  const clicked = await clickScene(page, at.x, at.y);
+  Object.assign(at, clicked.spot);
+  const [x, y, z] = clicked;
   assert.equal(z, 0, 'z = 0 in 2D');
   const world = await page.evaluate(() => window.flock.worldSize());
   // Seen from above as on a 2D canvas: x runs right, y runs down.

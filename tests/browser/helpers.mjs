@@ -358,3 +358,36 @@ export function difference(a, b, tolerance = 24) {
   for (let i = 0; i < n; i++) if (distance(pixel(a, i), pixel(b, i)) > tolerance) differing++;
   return differing / n;
 }
+
+/**
+ * A point near (x, y) of a flock's canvas (CSS px from its top-left corner) with no cone
+ * within `clear` CSS px: a click there adds an obstacle rather than selecting a boid. The
+ * flock is `element`'s (a selector), else the page's `window.flock` and `window.view`.
+ */
+export function clearSpot(page, x, y, { element = null, clear = 10 } = {}) {
+  return page.evaluate(
+    ([x, y, element, clear]) => {
+      const el = element ? document.querySelector(element) : null;
+      const flock = el ? el.flock : window.flock;
+      const view = el ? el.view : window.view;
+      const p = flock.positions();
+      const points = [];
+      for (let i = 0; i < p.length; i += 3) {
+        const at = view.cssPointOf(flock, p[i], p[i + 1], p[i + 2]);
+        if (at) points.push(at);
+      }
+      const free = (cx, cy) => points.every(([px, py]) => Math.hypot(px - cx, py - cy) > clear);
+      for (let r = 0; r <= 80; r += 3) {
+        const around = Math.max(1, 2 * r);
+        for (let k = 0; k < around; k++) {
+          const angle = (2 * Math.PI * k) / around;
+          const cx = Math.round(x + r * Math.cos(angle));
+          const cy = Math.round(y + r * Math.sin(angle));
+          if (free(cx, cy)) return { x: cx, y: cy };
+        }
+      }
+      return { x, y };
+    },
+    [x, y, element, clear],
+  );
+}

@@ -5,8 +5,8 @@
 // heap. The element part also counts WebGL contexts: every context the page made that is not
 // lost is live, and at most one (the element on the page) may be; Chromium's "Too many
 // active WebGL contexts" warning must never appear, and a new element still draws afterwards.
-// Each element cycle takes 130–160 ms in SwiftShader, so that part stops after 40 s (and
-// fails below 100 cycles); its figures say how many it did.
+// Each element cycle takes 130–160 ms in SwiftShader: the 500 cycles take 65–80 s (the part
+// stops and fails should they not fit in 150 s).
 // The figures are printed as lines starting with '# ' (the README's "Reliability" quotes them).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -130,9 +130,9 @@ const CONTEXT_COUNTER = `(() => {
 })();`;
 
 const ELEMENT_CYCLES = 500;
-const ELEMENT_BUDGET_MS = 40_000;
+const ELEMENT_BUDGET_MS = 150_000;
 
-test('adding and removing a <boids-flock> up to 500 times (as many as fit in 40 s) leaks no wasm memory and no WebGL context', { timeout: 120_000 }, async () => {
+test('adding and removing a <boids-flock> 500 times leaks no wasm memory and no WebGL context', { timeout: 240_000 }, async () => {
   const page = await env.browser.newPage({ viewport: { width: 800, height: 600 } });
   const { problems } = watchProblems(page);
   const messages = [];
@@ -212,7 +212,7 @@ test('adding and removing a <boids-flock> up to 500 times (as many as fit in 40 
   );
   const tooMany = messages.filter((text) => /too many active webgl contexts/i.test(text));
   failures.push(
-    figures.cycles < 100 && `only ${figures.cycles} cycles fit in ${ELEMENT_BUDGET_MS / 1000} s`,
+    figures.cycles < ELEMENT_CYCLES && `only ${figures.cycles} of ${ELEMENT_CYCLES} cycles fit in ${ELEMENT_BUDGET_MS / 1000} s`,
     figures.made < figures.cycles && `fewer contexts than elements: ${figures.made} for ${figures.cycles}`,
     figures.maxLive !== 1 && `${figures.maxLive} contexts live at once with one element on the page`,
     figures.liveAtEnd !== 0 && `${figures.liveAtEnd} contexts live once the last element is gone`,
