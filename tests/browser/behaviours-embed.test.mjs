@@ -54,13 +54,17 @@ test('controls="presets obstacles pointer" shows those tools, and only where ask
   );
   assert.deepEqual(warnings.filter((w) => /controls/.test(w)), [], 'the tool names are not unknown words');
 
-  // A click on a flock without the obstacles tool adds nothing; with it, an obstacle.
+  // A click on a flock without the obstacles tool adds nothing; with it, an obstacle. Paused:
+  // a flying cone could drift under the spot chosen clear of cones (a click on one selects it).
+  await page.evaluate(() => ['plain', 'tools'].forEach((id) => (document.getElementById(id).paused = true)));
+  await waitFrames(page, 2);
   for (const [id, expected] of [['plain', 0], ['tools', 4]]) {
     // Where no cone is: a click on a cone selects its boid instead.
     await page.locator(`#${id} canvas`).click({ position: await clearSpot(page, 200, 140, { element: `#${id}` }) });
     await waitFrames(page, 2);
     assert.equal(await page.evaluate((id) => document.getElementById(id).flock.obstacles().length, id), expected, `#${id}`);
   }
+  await page.evaluate(() => ['plain', 'tools'].forEach((id) => (document.getElementById(id).paused = false)));
   // Each instance has its own tools: a preset applies to its flock only.
   await page.locator('#tools .bf-preset[data-preset="fishBall"]').click();
   const fishBall = await page.evaluate(

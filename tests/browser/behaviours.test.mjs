@@ -194,10 +194,14 @@ function changedCentre(a, b, tolerance = 24) {
 
 /** Clicks the canvas at (x, y) CSS pixels from its corner; returns the flock's obstacles. */
 /**
- * Clicks the scene near (x, y) where no cone is (a click on a cone selects its boid) and
- * returns the obstacles; `.spot` is where it clicked.
+ * Pauses the flock, clicks the scene near (x, y) where no cone is (a click on a cone selects
+ * its boid) and returns the obstacles; `.spot` is where it clicked.
  */
 async function clickScene(page, x, y) {
+  // Paused: a flying cone could drift under the spot chosen clear of cones.
+  await page.evaluate(() => {
+    document.querySelector('boids-flock').paused = true;
+  });
   const spot = await clearSpot(page, x, y);
   await page.locator('#view').click({ position: spot });
   await waitFrames(page, 3);
