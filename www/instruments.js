@@ -14,7 +14,7 @@
 //   plot             the live plot (the full page's panel always has it)
 
 import { button, element } from './dom.js';
-import { isOn } from './settings.js';
+import { isOn, parseNumber } from './settings.js';
 import { MetricsPlot, SERIES, describe } from './plot.js';
 
 export const INSTRUMENT_OPTIONS = ['inspect', 'trails', 'colour-by', 'color-by', 'time-scale', 'plot'];
@@ -42,13 +42,8 @@ const STRONGEST_TEXT = { separation: 'strongestSeparation', alignment: 'stronges
 const warn = (message) => console.warn(`<boids-flock> ${message}`);
 const length = (v) => Math.hypot(v[0], v[1], v[2]);
 
-/** A time scale from text ("0.5", "0,5", "0.5x"); undefined when it is not a number. */
-function parseTimeScale(raw) {
-  const text = String(raw).trim().toLowerCase().replace(/[x×]$/, '').replace(',', '.');
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/.test(text)) return undefined;
-  const value = Number(text);
-  return Number.isFinite(value) ? value : undefined;
-}
+/** A time scale from text ("0.5", "0,5", "0.5x"), as attributes' numbers are read; undefined when it is none. */
+const parseTimeScale = (raw) => parseNumber(String(raw).trim().toLowerCase().replace(/[x×]$/, ''));
 
 export const instrumentMethods = {
   /** Reads the instruments' options (URL over attribute) once the flock and view exist. */

@@ -27,7 +27,8 @@ const ALIASES = {
 /** Setting names that are the element's own options, not parameters. */
 export const OPTIONS = ['controls', 'lang', 'paused', 'readout', 'share', 'open'];
 
-function parseNumber(raw) {
+/** A number from text, a decimal comma allowed ("2,5"); undefined when it is not one. */
+export function parseNumber(raw) {
   // A decimal comma ("2,5") is how the lessons' languages write numbers.
   const text = /^[+-]?\d+,\d+$/.test(raw) ? raw.replace(',', '.') : raw;
   if (!NUMBER.test(text)) return undefined;
