@@ -46,7 +46,12 @@ export const sceneMethods = {
         this.releasePointer();
       },
       // A click on a cone selects that boid (instruments.js); elsewhere it adds an obstacle.
-      click: (x, y) => this.pickAt(x, y) || this.addObstacleAt(x, y),
+      // Either way it forgets the last obstacle's undo: a double-click whose first click
+      // selected a boid must not take back a rock dropped seconds before.
+      click: (x, y) => {
+        this.lastObstacle = null;
+        return this.pickAt(x, y) || this.addObstacleAt(x, y);
+      },
       undoClick: () => this.undoObstacle(),
     };
   },

@@ -253,6 +253,26 @@ test('clicking the scene adds an obstacle under the pointer; Clear removes them'
 
   const two = await clickScene(page, Math.round(box.width * 0.6), Math.round(box.height * 0.4));
   assert.equal(two.length, 8, 'a second click adds a second obstacle');
+  // A double-click right on a cone: its first click selects that boid, and the double-click
+  // must not take back the rock dropped just before it (it once did).
+  const cone = await page.evaluate(() => {
+    const p = window.flock.positions();
+    const { clientWidth: w, clientHeight: h } = document.querySelector('#view');
+    for (let i = 0; i < p.length; i += 3) {
+      const at = window.view.cssPointOf(window.flock, p[i], p[i + 1], p[i + 2]);
+      if (at && at[0] > 20 && at[1] > 20 && at[0] < w - 20 && at[1] < h - 20) return { x: Math.round(at[0]), y: Math.round(at[1]) };
+    }
+    return null;
+  });
+  assert.ok(cone, 'a cone in view');
+  const first = await page.evaluate(() => Array.from(window.view.camera()));
+  await page.locator('#view').dblclick({ position: cone });
+  await waitFrames(page, 2);
+  assert.equal(await page.evaluate(() => window.flock.obstacles().length), 8, 'a double-click on a cone took back no obstacle');
+  assert.notEqual(await page.evaluate(() => document.querySelector('boids-flock').selectedId), null, 'the cone was selected');
+  await page.locator('#view').press('Escape'); // released: the pictures below show no inspector
+  assert.equal(await page.evaluate(() => document.querySelector('boids-flock').selectedId), null, 'Esc released it');
+  await page.evaluate((c) => window.view.setCamera(c), first); // the double-click framed the flock
 
   // A drag orbits and adds nothing.
   const camera = await page.evaluate(() => Array.from(window.view.camera()));
@@ -267,7 +287,8 @@ test('clicking the scene adds an obstacle under the pointer; Clear removes them'
   // A double-click frames the flock (looks at its centre, keeps the angles) and leaves no
   // obstacle behind.
   const orbited = await page.evaluate(() => Array.from(window.view.camera()));
-  await page.locator('#view').dblclick({ position: { x: Math.round(box.width * 0.3), y: Math.round(box.height * 0.3) } });
+  const away = await clearSpot(page, Math.round(box.width * 0.3), Math.round(box.height * 0.3));
+  await page.locator('#view').dblclick({ position: away });
   await waitFrames(page, 2);
   const framed = await page.evaluate(() => {
     const p = window.flock.positions();
