@@ -30,10 +30,6 @@ pub const MAX_STEP: f32 = 0.25;
 pub const MIN_SPEED_FACTOR: f32 = 0.5;
 /// ...and no faster than this one.
 pub const MAX_SPEED_FACTOR: f32 = 1.4;
-/// Grid cells one perception radius wide, scanned 3×3×3. Half-size cells scanned 5×5×5
-/// examine fewer candidates but in more, shorter ranges: measured 20% slower (README).
-pub(super) const CELL_REACH: usize = 1;
-
 /// Time step of the standard benchmark scenario.
 pub const BENCH_DT: f32 = 1.0 / 60.0;
 
@@ -67,9 +63,6 @@ pub struct Flock {
     nearby: Nearby,
     /// Scratch: where each slab of cells gathered into `nearby` ends.
     slab_end: Vec<usize>,
-    /// How many cells the scan reaches each way: `CELL_REACH`, or 2 (half-size cells) in
-    /// the tests that keep that path honest.
-    cell_reach: usize,
     /// Scratch: what each boid saw, when all move together (`glide_all`).
     sightings: Sightings,
     /// Move every boid one at a time even when `glide_all` could: for tests that compare
@@ -545,39 +538,6 @@ mod tests {
             // Both ways really ran: the flock moved.
             let start = awkward_flock(wrap, seed, count);
             assert_ne!(together.positions(), start.positions());
-        }
-    }
-
-    #[test]
-    fn half_size_cells_find_the_same_neighbours_as_brute_force() {
-        // The step uses cells a radius wide (`CELL_REACH`); the grid and the scan also
-        // take half-size cells scanned two each way, measured slower but kept working.
-        for (wrap, fov, seed) in [(true, 360.0, 1), (false, 360.0, 2), (true, 270.0, 3)] {
-            let settings = Settings {
-                wrap,
-                world_size: Some(40.0),
-                field_of_view: fov,
-                ..Settings::default()
-            };
-            let mut flock = Flock::with_settings(600, Some(seed), settings);
-            flock.cell_reach = 2;
-            flock.sort_into_cells();
-            assert_eq!(flock.grid.reach(), 2, "half-size cells in use");
-            let brute = flock.neighbour_sets_brute_force();
-            let grid = flock.neighbour_sets();
-            for (i, (g, b)) in grid.iter().zip(&brute).enumerate() {
-                let mut b = b.clone();
-                b.sort_unstable();
-                assert_eq!(g, &b, "wrap {wrap} fov {fov}: neighbours of boid {i}");
-            }
-            assert!(grid.iter().map(Vec::len).sum::<usize>() > 600);
-            let (fast, slow) = (flock.accelerations(false), flock.accelerations(true));
-            for (k, (a, b)) in fast.iter().zip(&slow).enumerate() {
-                assert!(
-                    (a - b).abs() <= 1e-3 * (1.0 + b.abs()),
-                    "wrap {wrap} fov {fov}: acceleration component {k}: {a} vs {b}"
-                );
-            }
         }
     }
 

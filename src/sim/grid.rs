@@ -2,8 +2,8 @@
 //! cell, and of a row of three cells along x, lie contiguous in memory.
 
 /// Upper bound on cells per boid: a tiny perception radius in a huge world must not
-/// allocate billions of empty cells. Cells only ever get wider (and the scan reaches
-/// as many cells as it takes to cover the radius).
+/// allocate billions of empty cells. Cells only ever get wider, so a neighbour is never
+/// more than one cell away.
 const MAX_CELLS_PER_BOID: usize = 8;
 const MIN_CELL_BUDGET: usize = 4096;
 
@@ -14,8 +14,6 @@ pub struct Grid {
     /// Cells along z: `dims` in 3D, one layer in a flat world (no cells wasted on z).
     layers: usize,
     flat: bool,
-    /// How many cells away a neighbour can be (cells ≥ radius / reach wide).
-    reach: usize,
     inv_cell: f32,
     /// `cell_start[c]..cell_start[c + 1]` are the sorted slots of cell `c`.
     cell_start: Vec<u32>,
@@ -25,17 +23,14 @@ pub struct Grid {
     order: Vec<u32>,
 }
 
-/// The most cells a scan reaches along an axis (with cells half the radius wide: 2).
-pub const MAX_REACH: usize = 2;
-
 impl Grid {
-    /// Tiles a world of side `world` with cubic cells about `radius / reach` wide, so a
-    /// scan `reach` cells each way covers the radius (`reach` 1: 3×3×3 cells, 2: 5×5×5
-    /// half-size cells that hug the sphere more tightly). A `flat` world has one layer of
-    /// cells: every z is 0.
-    pub fn configure(&mut self, world: f32, radius: f32, reach: usize, count: usize, flat: bool) {
-        let reach = reach.clamp(1, MAX_REACH);
-        let ideal = (world * reach as f32 / radius).floor().max(1.0) as usize;
+    /// Tiles a world of side `world` with cubic cells at least `radius` wide, so a scan of
+    /// the 3×3×3 cells around a boid's own covers the radius. (Half-size cells scanned
+    /// 5×5×5 hug the sphere more tightly, 35 % fewer candidates, but cost more than they
+    /// save, even in settled flocks: README, "What was tried".) A `flat` world has one
+    /// layer of cells: every z is 0.
+    pub fn configure(&mut self, world: f32, radius: f32, count: usize, flat: bool) {
+        let ideal = (world / radius).floor().max(1.0) as usize;
         let budget = (count * MAX_CELLS_PER_BOID).max(MIN_CELL_BUDGET) as f64;
         let root = if flat { budget.sqrt() } else { budget.cbrt() };
         let cap = root.floor().max(1.0) as usize;
@@ -43,17 +38,10 @@ impl Grid {
         self.layers = if flat { 1 } else { self.dims };
         self.flat = flat;
         self.inv_cell = self.dims as f32 / world;
-        // Capped cells are wider than asked, and may need less reach.
-        let width = world / self.dims as f32;
-        self.reach = ((radius / width).ceil() as usize).clamp(1, reach);
     }
 
     pub fn dims(&self) -> usize {
         self.dims
-    }
-
-    pub fn reach(&self) -> usize {
-        self.reach
     }
 
     /// Cells along z: 1 in a flat world.
@@ -150,7 +138,7 @@ mod tests {
 
     fn grid(world: f32, cell: f32, count: usize) -> Grid {
         let mut grid = Grid::default();
-        grid.configure(world, cell, 1, count, false);
+        grid.configure(world, cell, count, false);
         grid
     }
 
@@ -166,15 +154,6 @@ mod tests {
         let g = grid(1000.0, 1.0, 100);
         assert!(g.cell_count() <= MIN_CELL_BUDGET);
         assert!(g.cell_width() >= 1.0);
-        // Half-size cells: a scan two cells each way still covers the radius.
-        let mut half = Grid::default();
-        half.configure(40.0, 5.0, 2, 1000, false);
-        assert_eq!((half.dims(), half.reach()), (16, 2));
-        assert!(half.cell_width() * 2.0 >= 5.0);
-        // Capped half-size cells wide enough for one-cell reach fall back to it.
-        half.configure(1000.0, 5.0, 2, 10, false);
-        assert_eq!(half.reach(), 1);
-        assert!(half.cell_width() >= 5.0);
         // A radius wider than the world: one cell.
         assert_eq!(grid(10.0, 12.0, 100).dims(), 1);
     }
@@ -182,12 +161,12 @@ mod tests {
     #[test]
     fn a_flat_world_has_one_layer_and_a_square_budget() {
         let mut flat = Grid::default();
-        flat.configure(100.0, 5.0, 1, 1500, true);
+        flat.configure(100.0, 5.0, 1500, true);
         assert_eq!((flat.dims(), flat.layers()), (20, 1));
         assert_eq!(flat.cell_count(), 400);
         assert_eq!(flat.cell_coords(99.0, 3.0, 0.0), [19, 0, 0]);
         // The cap follows the area: at most about 8 cells per boid.
-        flat.configure(1000.0, 1.0, 1, 50, true);
+        flat.configure(1000.0, 1.0, 50, true);
         assert!(flat.cell_count() <= MIN_CELL_BUDGET);
         assert_eq!(flat.dims(), 64);
     }

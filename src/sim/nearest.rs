@@ -147,7 +147,7 @@ impl Search<'_> {
             examined += span.slots.len();
             self.consider(span.slots.clone(), span.shift, seeker, found);
         }
-        if self.certain(self.grid.reach() as isize, cell, p, found) {
+        if self.certain(1, cell, p, found) {
             return examined;
         }
         examined + self.nearest(seeker, found)

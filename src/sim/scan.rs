@@ -456,7 +456,7 @@ mod tests {
         let flat: Vec<f32> = positions.iter().flatten().copied().collect();
         let velocities: Vec<f32> = (0..flat.len()).map(|k| k as f32).collect();
         let mut grid = Grid::default();
-        grid.configure(world, world / 5.0, 1, positions.len(), false);
+        grid.configure(world, world / 5.0, positions.len(), false);
         grid.sort(&flat);
         let mut sorted = Sorted::default();
         sorted.gather(grid.order(), &flat, &velocities);

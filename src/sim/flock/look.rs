@@ -42,13 +42,8 @@ impl Flock {
 
     pub(super) fn sort_into_cells(&mut self) {
         let radius = self.cell_radius();
-        self.grid.configure(
-            self.world,
-            radius,
-            self.cell_reach,
-            self.len(),
-            self.settings.flat,
-        );
+        self.grid
+            .configure(self.world, radius, self.len(), self.settings.flat);
         self.grid.sort(&self.positions);
         self.sorted
             .gather(self.grid.order(), &self.positions, &self.velocities);
@@ -89,7 +84,6 @@ impl Flock {
         let mut spans = std::mem::take(&mut self.spans);
         let mut nearby = std::mem::take(&mut self.nearby);
         let mut slab_end = std::mem::take(&mut self.slab_end);
-        let reach = self.grid.reach() as isize;
         let edges = (wrap, self.world);
         let mut examined = 0u64;
         // Up each column of cells along y, so that neighbouring cells share the slabs of
@@ -110,7 +104,7 @@ impl Flock {
                             .gather_around(&self.sorted, &self.grid, cell, edges, species);
                         0..nearby.boids.count()
                     } else {
-                        let (lo, hi) = (y as isize - reach, y as isize + reach);
+                        let (lo, hi) = (y as isize - 1, y as isize + 1);
                         if next < lo {
                             (first, next) = (lo, lo);
                             slab_end.clear();

@@ -12,7 +12,7 @@ use crate::sim::scan::{Nearby, Sorted};
 use crate::sim::settings::auto_world_size;
 use crate::sim::settings::Settings;
 
-use super::{Flock, CELL_REACH};
+use super::Flock;
 
 impl Flock {
     /// `count` boids with default settings; `seed: None` draws a seed from the system.
@@ -48,7 +48,6 @@ impl Flock {
             spans: Vec::new(),
             nearby: Nearby::default(),
             slab_end: Vec::new(),
-            cell_reach: CELL_REACH,
             sightings: Sightings::default(),
             one_at_a_time: false,
             grid: Grid::default(),

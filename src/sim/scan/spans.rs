@@ -9,9 +9,10 @@ use super::Span;
 use crate::sim::grid::Grid;
 
 /// Whether the grid is so few cells wide that, wrapped, one cell would be visited as two
-/// neighbours: then each row is scanned once and every candidate finds its nearest image.
+/// neighbours (three cells or fewer): then each row is scanned once and every candidate
+/// finds its nearest image.
 pub fn needs_nearest_image(grid: &Grid, wrap: bool) -> bool {
-    wrap && grid.dims() <= 2 * grid.reach() + 1
+    wrap && grid.dims() <= 3
 }
 
 /// The spans of cells around `cell`: one per row of x cells (two where a wrapped row
@@ -49,9 +50,9 @@ pub fn for_each_span(
         }
         return;
     }
-    // Slab by slab, as the step gathers them.
-    let reach = grid.reach() as isize;
-    for y in cy as isize - reach..=cy as isize + reach {
+    // Slab by slab, as the step gathers them: cells are at least a radius wide, so the
+    // neighbours are in the rows one cell each way.
+    for y in cy as isize - 1..=cy as isize + 1 {
         for_each_slab_span(grid, [cx, cz], y, wrap, world, &mut visit);
     }
 }
@@ -66,10 +67,8 @@ pub(super) fn interior_slab(
     y: isize,
 ) -> Option<[Range<usize>; 3]> {
     let (n, layers) = (grid.dims(), grid.layers());
-    let inside = grid.reach() == 1
-        && (1..n - 1).contains(&x)
-        && (1..layers - 1).contains(&z)
-        && (0..n as isize).contains(&y);
+    let inside =
+        (1..n - 1).contains(&x) && (1..layers - 1).contains(&z) && (0..n as isize).contains(&y);
     inside.then(|| {
         let row = |z: usize| (z * n + y as usize) * n;
         [z - 1, z, z + 1].map(|z| grid.slots(row(z) + x - 1, row(z) + x + 1))
@@ -89,7 +88,6 @@ pub fn for_each_slab_span(
     mut visit: impl FnMut(Range<usize>, Vec3),
 ) {
     let n = grid.dims() as isize;
-    let reach = grid.reach() as isize;
     let wrap_index = |c: isize, cells: isize| -> Option<(usize, f32)> {
         match (c < 0, c >= cells, wrap) {
             (false, false, _) => Some((c as usize, 0.0)),
@@ -102,9 +100,9 @@ pub fn for_each_slab_span(
         return;
     };
     // A flat world is one layer thick and never wraps in z.
-    let z_reach = if grid.is_flat() { 0 } else { reach };
+    let z_reach = if grid.is_flat() { 0 } else { 1 };
     let (x, z) = (x as isize, z as isize);
-    let (lo, hi) = (x - reach, x + reach);
+    let (lo, hi) = (x - 1, x + 1);
     for dz in -z_reach..=z_reach {
         let Some((z, shift_z)) = wrap_index(z + dz, grid.layers() as isize) else {
             continue;
