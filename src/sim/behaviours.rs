@@ -8,6 +8,10 @@ use glam::Vec3;
 
 use super::edges::nearest_image;
 use super::leader::{LeaderPath, SEGMENTS};
+use super::limits::{
+    turn_back_push, Limits, FLEE_FORCE_FACTOR, LOOK_AHEAD_SECONDS, OBSTACLE_CLEARANCE,
+    POINTER_FORCE_FACTOR,
+};
 use super::predator;
 use super::rules;
 
@@ -16,24 +20,12 @@ pub const MAX_OBSTACLES: usize = 32;
 /// Obstacle radii are clamped to this range (world units).
 pub const MIN_OBSTACLE_RADIUS: f32 = 0.5;
 pub const MAX_OBSTACLE_RADIUS: f32 = 20.0;
-/// How far a boid keeps its centre from an obstacle's surface: it steers around a sphere
-/// this much larger than the one drawn.
-pub const OBSTACLE_CLEARANCE: f32 = 1.0;
-/// A boid looks this many seconds of flight ahead for obstacles.
-const LOOK_AHEAD_SECONDS: f32 = 1.0;
-/// Fleeing boids steer this many times harder than a rule may...
-pub const FLEE_FORCE_FACTOR: f32 = 4.0;
-/// ...and their speed limit is this many times the usual one: they panic.
-pub const PANIC_SPEED_FACTOR: f32 = 2.0;
 /// Hawks turn this many times harder than a boid's rule may.
 const HAWK_AGILITY_FACTOR: f32 = 1.5;
 /// Leaders fly at this fraction of the cruise speed, so that the flock can keep up: a dense
 /// flock (cohesion and separation each steer against the current velocity) slows toward
 /// the slowest speed a boid flies.
 pub const LEADER_PACE: f32 = 0.5;
-/// The pointer counts this many times as much as a rule of the same weight: it must win
-/// over cohesion to break a dense flock apart.
-pub const POINTER_FORCE_FACTOR: f32 = 2.0;
 /// A repelling pointer reaches this fraction of the world side.
 const POINTER_REPEL_REACH: f32 = 0.3;
 
@@ -69,20 +61,12 @@ pub struct Forces {
     pub flat: bool,
     pub wrap: bool,
     pub world: f32,
-    pub cruise: f32,
-    pub max_force: f32,
+    /// The speeds and pushes of this step.
+    pub limits: Limits,
     pub wind: Vec3,
     pub flee_radius: f32,
-    /// Top speed, and top speed while fleeing.
-    pub top_speed: f32,
-    pub panic_speed: f32,
-    /// The soft walls' margin and push at the wall (used only when the edges do not wrap).
-    pub walls: (f32, f32),
     pub leader_weight: f32,
     pub pointer_strength: f32,
-    /// Push of an obstacle at its surface: enough to turn a boid at top speed within the
-    /// look-ahead, whatever the other rules want.
-    pub obstacle_strength: f32,
 }
 
 /// What each behaviour beyond the three rules does to one boid: accelerations.
@@ -216,16 +200,15 @@ impl Behaviours {
     }
 
     /// Moves every hawk `h` seconds: `nearest_boid(position)` is where the boid nearest to
-    /// a point is (if any); `walls` is the soft walls' (margin, strength) when they are on.
+    /// a point is (if any). Inside walls they keep to the boids' soft walls.
     pub fn move_hawks(
         &mut self,
         h: f32,
         forces: &Forces,
         speed: f32,
-        walls: Option<(f32, f32)>,
         mut nearest_boid: impl FnMut(Vec3) -> Option<Vec3>,
     ) {
-        let agility = HAWK_AGILITY_FACTOR * forces.max_force;
+        let agility = HAWK_AGILITY_FACTOR * forces.limits.max_force;
         for k in 0..self.hawks() {
             let p = vec3_at(&self.hawk_positions, k);
             let v = vec3_at(&self.hawk_velocities, k);
@@ -237,12 +220,13 @@ impl Behaviours {
                 }
                 None => v,
             };
-            let walls = match walls {
-                Some((margin, _)) => {
-                    let strength = 2.0 * speed * speed / margin + 2.0 * agility;
-                    rules::wall_push(p, forces.world, margin, strength)
-                }
-                None => Vec3::ZERO,
+            // The boids' walls, pushing as hard as a hawk at its speed needs.
+            let walls = if forces.wrap {
+                Vec3::ZERO
+            } else {
+                let margin = forces.limits.walls.0;
+                let strength = turn_back_push(speed, margin, agility);
+                rules::wall_push(p, forces.world, margin, strength)
             };
             let mut new_v = predator::fly(v, wanted, walls, speed, agility, h);
             if forces.flat {
@@ -298,8 +282,8 @@ impl Behaviours {
                 .sum();
             if away != Vec3::ZERO {
                 fleeing = true;
-                let force = FLEE_FORCE_FACTOR * forces.max_force;
-                pulls.hawks = rules::steer(away, v, forces.panic_speed, force);
+                let force = FLEE_FORCE_FACTOR * forces.limits.max_force;
+                pulls.hawks = rules::steer(away, v, forces.limits.panic_speed, force);
             }
         }
         if !self.obstacles.is_empty() {
@@ -312,7 +296,7 @@ impl Behaviours {
                     centre,
                     radius + OBSTACLE_CLEARANCE,
                     look_ahead,
-                    forces.obstacle_strength,
+                    forces.limits.obstacle_strength,
                 );
             }
         }
@@ -327,8 +311,8 @@ impl Behaviours {
                         offset,
                         leader_velocity,
                         v,
-                        forces.top_speed,
-                        forces.max_force,
+                        forces.limits.top_speed,
+                        forces.limits.max_force,
                     );
             }
         }
@@ -342,8 +326,8 @@ impl Behaviours {
                     v,
                     pointer.attract,
                     repel_radius,
-                    forces.cruise,
-                    forces.max_force,
+                    forces.limits.cruise,
+                    forces.limits.max_force,
                 );
         }
         if forces.flat {
@@ -352,13 +336,5 @@ impl Behaviours {
             }
         }
         (pulls, fleeing)
-    }
-
-    /// The look-ahead's push at an obstacle's surface for boids as fast as `top_speed`, on
-    /// top of rules that together push with `rules_total`: like the walls, enough to turn
-    /// a boid around within half the look-ahead.
-    pub fn obstacle_strength(top_speed: f32, rules_total: f32) -> f32 {
-        let look_ahead = LOOK_AHEAD_SECONDS * top_speed + OBSTACLE_CLEARANCE;
-        2.0 * top_speed * top_speed / look_ahead + 2.0 * rules_total
     }
 }

@@ -26,10 +26,6 @@ pub const MAX_SUBSTEP: f32 = 1.0 / 60.0;
 /// The most time one `step` call advances: a tab that was hidden for a minute must not
 /// make the flock jump (or spend a minute catching up).
 pub const MAX_STEP: f32 = 0.25;
-/// Boids fly no slower than this fraction of the cruise speed...
-pub const MIN_SPEED_FACTOR: f32 = 0.5;
-/// ...and no faster than this one.
-pub const MAX_SPEED_FACTOR: f32 = 1.4;
 /// Time step of the standard benchmark scenario.
 pub const BENCH_DT: f32 = 1.0 / 60.0;
 
@@ -432,7 +428,6 @@ impl Flock {
         if self.behaviours.hawks() == 0 {
             return;
         }
-        let walls = (!self.settings.wrap).then(|| self.wall_profile());
         let speed = self.settings.predator_speed;
         let mut behaviours = std::mem::take(&mut self.behaviours);
         let all_round = View::new(
@@ -444,7 +439,7 @@ impl Flock {
         );
         let search = self.search(&all_round);
         let mut found = Nearest::new(1);
-        behaviours.move_hawks(h, forces, speed, walls, |point| {
+        behaviours.move_hawks(h, forces, speed, |point| {
             let seeker = Seeker {
                 point,
                 exclude: None,

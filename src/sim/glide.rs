@@ -15,6 +15,7 @@ use glam::{BVec4A, Vec3, Vec4};
 
 use super::edges::confine;
 use super::lanes::{keep, GROUPS, LANES, WIDE};
+use super::limits::{Limits, SPEED_RESPONSE};
 use super::rules::{self, Neighbourhood};
 use super::scan::Sorted;
 
@@ -207,20 +208,12 @@ impl Sightings {
 /// The settings the plain step moves boids by.
 #[derive(Clone, Copy, Debug)]
 pub struct Glide {
-    pub cruise: f32,
-    pub max_force: f32,
+    /// The speeds and pushes of this step.
+    pub limits: Limits,
     /// Separation, alignment and cohesion weights.
     pub weights: [f32; 3],
-    /// Separation radius, for separation's urgency.
-    pub separation_radius: f32,
-    /// How fast (1/s) a boid eases back toward cruise speed.
-    pub speed_response: f32,
-    pub min_speed: f32,
-    pub top_speed: f32,
     pub world: f32,
     pub wrap: bool,
-    /// Soft walls' margin and push at the wall, when the edges do not wrap.
-    pub walls: (f32, f32),
     /// Time step, seconds.
     pub h: f32,
 }
@@ -299,10 +292,10 @@ fn steer_sized(
     glide: &Glide,
 ) -> Lanes3 {
     let asks = wanted & length.cmpgt(Wide::splat(1e-12)) & length.cmplt(Wide::INFINITY);
-    let desired = direction.scale(Wide::keep(asks, Wide::splat(glide.cruise) / length));
+    let desired = direction.scale(Wide::keep(asks, Wide::splat(glide.limits.cruise) / length));
     let change = desired.sub(velocity);
     let size = change.length();
-    let max = Wide::splat(glide.max_force);
+    let max = Wide::splat(glide.limits.max_force);
     let limit = Wide::select(size.cmpgt(max), max / size, Wide::ONE);
     change.scale(Wide::keep(asks, limit))
 }
@@ -310,7 +303,7 @@ fn steer_sized(
 /// `rules::urgency` in eight lanes, from the separation sum's `length` (a lane that saw no
 /// one has a zero sum: 1).
 fn urgency(length: Wide, glide: &Glide) -> Wide {
-    let u = length * Wide::splat(glide.separation_radius);
+    let u = length * Wide::splat(glide.limits.urgency_radius);
     let most = Wide::splat(rules::MAX_URGENCY);
     Wide::select(u.cmpgt(Wide::ONE), u.min(most), Wide::ONE)
 }
@@ -326,7 +319,7 @@ fn mostly_turning(pull: Lanes3, velocity: Lanes3) -> Lanes3 {
 
 /// `rules::wall_push` along one axis, in eight lanes.
 fn wall_push(p: Wide, glide: &Glide) -> Wide {
-    let (margin, strength) = glide.walls;
+    let (margin, strength) = glide.limits.walls;
     let (margin_v, far) = (Wide::splat(margin), Wide::splat(glide.world - margin));
     let per_unit = Wide::splat(strength / margin);
     let low = Wide::keep(p.cmplt(margin_v), (margin_v - p) * per_unit);
@@ -403,7 +396,7 @@ pub fn glide_all(
         let pull = separation.add(alignment).add(cohesion);
         let mut acceleration = mostly_turning(pull, v);
         let speed = v.length();
-        let ease = (Wide::splat(glide.cruise) - speed) / speed * Wide::splat(glide.speed_response);
+        let ease = (Wide::splat(glide.limits.cruise) - speed) / speed * Wide::splat(SPEED_RESPONSE);
         acceleration = acceleration.add(v.scale(Wide::keep(speed.cmpgt(Wide::splat(1e-6)), ease)));
         if !glide.wrap {
             acceleration = acceleration.add(Lanes3 {
@@ -415,7 +408,10 @@ pub fn glide_all(
         // `rules::limit_speed`.
         let moved = v.add(acceleration.scale(h));
         let speed = moved.length();
-        let (min, top) = (Wide::splat(glide.min_speed), Wide::splat(glide.top_speed));
+        let (min, top) = (
+            Wide::splat(glide.limits.min_speed),
+            Wide::splat(glide.limits.top_speed),
+        );
         let factor = Wide::select(
             speed.cmpgt(top),
             top / speed,
@@ -456,8 +452,8 @@ pub fn glide_all(
                 let old_v = v.lane(k);
                 let new_v = rules::limit_speed(
                     old_v + glide.h * acceleration.lane(k),
-                    glide.min_speed,
-                    glide.top_speed,
+                    glide.limits.min_speed,
+                    glide.limits.top_speed,
                     old_v,
                 );
                 let new_p = p.lane(k) + glide.h * new_v;

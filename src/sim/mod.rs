@@ -7,6 +7,7 @@ mod glide;
 mod grid;
 mod lanes;
 mod leader;
+mod limits;
 pub mod measures;
 mod nearest;
 pub mod params;
@@ -18,12 +19,10 @@ mod scan;
 mod settings;
 
 pub use behaviours::Pulls;
-pub use behaviours::{
-    FLEE_FORCE_FACTOR, LEADER_PACE, MAX_OBSTACLES, MAX_OBSTACLE_RADIUS, MIN_OBSTACLE_RADIUS,
-    OBSTACLE_CLEARANCE, PANIC_SPEED_FACTOR,
-};
-pub use flock::{
-    Flock, Inspection, Terms, BENCH_DT, MAX_SPEED_FACTOR, MAX_STEP, MAX_SUBSTEP, MIN_SPEED_FACTOR,
+pub use behaviours::{LEADER_PACE, MAX_OBSTACLES, MAX_OBSTACLE_RADIUS, MIN_OBSTACLE_RADIUS};
+pub use flock::{Flock, Inspection, Terms, BENCH_DT, MAX_STEP, MAX_SUBSTEP};
+pub use limits::{
+    FLEE_FORCE_FACTOR, MAX_SPEED_FACTOR, MIN_SPEED_FACTOR, OBSTACLE_CLEARANCE, PANIC_SPEED_FACTOR,
 };
 pub use nearest::MAX_K;
 pub use params::{Kind, Param, ParamError, ParamSpec, Scale, PARAMS};

@@ -13,6 +13,7 @@ use crate::sim::settings::auto_world_size;
 use crate::sim::settings::Settings;
 
 use super::Flock;
+use crate::sim::limits::wall_margin;
 
 impl Flock {
     /// `count` boids with default settings; `seed: None` draws a seed from the system.
@@ -165,7 +166,7 @@ impl Flock {
         let inset = if self.settings.wrap {
             0.0
         } else {
-            self.wall_profile().0
+            wall_margin(self.world)
         };
         let span = self.world - 2.0 * inset;
         let kinds = self.settings.species.max(1);

@@ -3,21 +3,13 @@
 
 use glam::Vec3;
 
-use crate::within::Within;
-
-use crate::sim::behaviours::{
-    Behaviours, Forces, Pulls, FLEE_FORCE_FACTOR, PANIC_SPEED_FACTOR, POINTER_FORCE_FACTOR,
-};
+use crate::sim::behaviours::{Forces, Pulls};
 use crate::sim::edges::confine;
 use crate::sim::glide::Glide;
+use crate::sim::limits::{Limits, Present, PANIC_SPEED_FACTOR, SPEED_RESPONSE};
 use crate::sim::rules::{self, Neighbourhood};
 
-use super::{Flock, MAX_SPEED_FACTOR, MIN_SPEED_FACTOR};
-
-/// How fast (1/s) a boid eases back toward cruise speed. At 1/s (with the rules' full pull
-/// along the heading) 86 % of a settled default flock flew at the minimum speed; at 4/s,
-/// with the rules mostly turning (`rules::ALONG_SHARE`), 95 % fly within 20 % of cruise.
-const SPEED_RESPONSE: f32 = 4.0;
+use super::Flock;
 
 /// Everything that moves one boid in the next step, term by term (accelerations, world
 /// units per second²): what `Flock::inspect` shows, from the step's own arithmetic.
@@ -45,57 +37,34 @@ pub struct Terms {
 }
 
 impl Flock {
+    /// The speeds and pushes of the next substep, derived once for every stage.
+    pub(super) fn limits(&self) -> Limits {
+        let present = Present {
+            hawks: self.behaviours.hawks() > 0,
+            leaders: self.behaviours.leaders() > 0,
+            pointer: self.behaviours.pointer.is_some(),
+        };
+        Limits::new(&self.settings, self.world, present)
+    }
+
     /// What the behaviours beyond the three rules need for one step.
     pub(super) fn forces(&self) -> Forces {
         let s = &self.settings;
-        let top_speed = MAX_SPEED_FACTOR * s.speed;
         Forces {
             active: s.flat || s.wind_strength > 0.0 || self.behaviours.any(),
             flat: s.flat,
             wrap: s.wrap,
             world: self.world,
-            cruise: s.speed,
-            max_force: s.max_force,
+            limits: self.limits(),
             wind: if s.flat {
                 rules::wind(s.wind_strength, s.wind_heading, 0.0)
             } else {
                 rules::wind(s.wind_strength, s.wind_heading, s.wind_elevation)
             },
             flee_radius: s.flee_radius,
-            top_speed,
-            panic_speed: PANIC_SPEED_FACTOR * top_speed,
-            walls: self.wall_profile(),
             leader_weight: s.leader_weight,
             pointer_strength: s.pointer_strength,
-            obstacle_strength: Behaviours::obstacle_strength(self.top_speed(), self.rules_total()),
         }
-    }
-
-    /// The fastest a boid may fly now: faster when hawks may make it panic.
-    pub(super) fn top_speed(&self) -> f32 {
-        let top = MAX_SPEED_FACTOR * self.settings.speed;
-        if self.behaviours.hawks() > 0 {
-            PANIC_SPEED_FACTOR * top
-        } else {
-            top
-        }
-    }
-
-    /// The most all the steering behaviours together can push (walls and obstacles must
-    /// overcome it).
-    pub(super) fn rules_total(&self) -> f32 {
-        let s = &self.settings;
-        let mut total = (s.separation + s.alignment + s.cohesion) * s.max_force;
-        if self.behaviours.hawks() > 0 {
-            total += FLEE_FORCE_FACTOR * s.max_force;
-        }
-        if self.behaviours.leaders() > 0 {
-            total += s.leader_weight * s.max_force;
-        }
-        if self.behaviours.pointer.is_some() {
-            total += POINTER_FORCE_FACTOR * s.pointer_strength * s.max_force;
-        }
-        total + s.wind_strength
     }
 
     /// Acceleration of a boid at `p` flying at `v` from what it sees, the walls, its wish
@@ -120,13 +89,14 @@ impl Flock {
         } else {
             (Pulls::default(), false)
         };
+        let limits = &forces.limits;
         // A panicking boid wants to fly faster, and so does everything it steers for.
         let cruise = if fleeing {
-            PANIC_SPEED_FACTOR * s.speed
+            PANIC_SPEED_FACTOR * limits.cruise
         } else {
-            s.speed
+            limits.cruise
         };
-        let steering = rules::steering(seen, v, cruise, s.max_force, self.urgency_radius());
+        let steering = rules::steering(seen, v, cruise, limits.max_force, limits.urgency_radius);
         let [separation, alignment, cohesion] = [
             s.separation * steering.separation,
             s.alignment * steering.alignment,
@@ -143,7 +113,7 @@ impl Flock {
         }
         let mut walls = Vec3::ZERO;
         if !s.wrap {
-            let (margin, strength) = forces.walls;
+            let (margin, strength) = limits.walls;
             walls = rules::wall_push(p, self.world, margin, strength);
             acceleration += walls;
         }
@@ -166,41 +136,14 @@ impl Flock {
         }
     }
 
-    /// Width of the soft wall and its push at the wall: strong enough that a boid at top
-    /// speed turns back within half the margin whatever the other rules want.
-    pub(super) fn wall_profile(&self) -> (f32, f32) {
-        let margin = (0.1 * self.world).within(1.0, 10.0);
-        let top_speed = self.top_speed();
-        (
-            margin,
-            2.0 * top_speed * top_speed / margin + 2.0 * self.rules_total(),
-        )
-    }
-
-    /// The separation radius that separation's urgency is measured against; 0 (no urgency,
-    /// cohesion never yields) when separation is off: then nothing keeps boids apart.
-    pub(super) fn urgency_radius(&self) -> f32 {
-        if self.settings.separation > 0.0 {
-            self.settings.separation_radius
-        } else {
-            0.0
-        }
-    }
-
     /// What `glide_all` needs to move boids on which only the rules and the edges act.
     pub(super) fn glide(&self, h: f32, forces: &Forces) -> Glide {
         let s = &self.settings;
         Glide {
-            cruise: forces.cruise,
-            max_force: forces.max_force,
+            limits: forces.limits,
             weights: [s.separation, s.alignment, s.cohesion],
-            separation_radius: self.urgency_radius(),
-            speed_response: SPEED_RESPONSE,
-            min_speed: MIN_SPEED_FACTOR * s.speed,
-            top_speed: forces.top_speed,
             world: forces.world,
             wrap: forces.wrap,
-            walls: forces.walls,
             h,
         }
     }
@@ -220,12 +163,9 @@ impl Flock {
         let terms = self.terms(p, v, seen, forces);
         let (acceleration, fleeing) = (terms.total, terms.fleeing);
         let rule = rules::strongest(terms.separation, terms.alignment, terms.cohesion);
-        let top = if fleeing {
-            PANIC_SPEED_FACTOR * MAX_SPEED_FACTOR * s.speed
-        } else {
-            MAX_SPEED_FACTOR * s.speed
-        };
-        let new_v = rules::limit_speed(v + h * acceleration, MIN_SPEED_FACTOR * s.speed, top, v);
+        let limits = &forces.limits;
+        let top = limits.speed_limit(fleeing);
+        let new_v = rules::limit_speed(v + h * acceleration, limits.min_speed, top, v);
         let new_p = p + h * new_v;
         let mut position = [0.0; 3];
         let mut velocity = [0.0; 3];
