@@ -6,7 +6,7 @@
 //! ([`Sorted::append_slab`]), so that cells next to each other share what they gathered
 //! (or all at once, [`Sorted::gather_around`], in worlds too small for that). Every boid of
 //! the cell scans that range four candidates at a time with branch-free masks, so the
-//! compiler emits SIMD (SSE natively, `simd128` in wasm). [`look_around`] is the plain
+//! compiler emits SIMD (SSE natively, `simd128` in wasm): `scan/window.rs`. [`look_around`] is the plain
 //! one-at-a-time version of the same rules: the reference the fast scan is tested against,
 //! and the brute-force path.
 
@@ -14,36 +14,16 @@ use std::ops::Range;
 
 use glam::{Vec3, Vec4};
 
-use super::edges::nearest_image_lanes;
-use super::lanes::{keep, LANES};
 use super::rules::{self, Neighbourhood, COINCIDENT};
 use super::settings::Settings;
 
 mod sorted;
 mod spans;
+mod window;
 
 pub use sorted::Sorted;
 pub use spans::{needs_nearest_image, neighbour_spans};
-
-/// Groups of lanes whose close-lane bits share one `u64`.
-const GROUPS_PER_WORD: usize = 64 / LANES;
-const LANE_BITS: usize = (1 << LANES) - 1;
-/// Lane bits as a mask: lane `k` is set where bit `k` is.
-const LANE_MASKS: [[f32; LANES]; 1 << LANES] = {
-    let mut masks = [[0.0; LANES]; 1 << LANES];
-    let mut bits = 0;
-    while bits < 1 << LANES {
-        let mut lane = 0;
-        while lane < LANES {
-            if bits & (1 << lane) != 0 {
-                masks[bits][lane] = 1.0;
-            }
-            lane += 1;
-        }
-        bits += 1;
-    }
-    masks
-};
+use window::look_around_lanes;
 
 /// `a * b + c`. In the relaxed-SIMD build (`scripts/build-relaxed.sh`) one
 /// `f32x4.relaxed_madd`: V8 makes it a fused multiply-add where the CPU has one (rounded
@@ -188,205 +168,6 @@ where
     seen
 }
 
-/// The step's scan for the boids `own` of one cell (slots of `sorted`): the same sums as
-/// [`look_around`] over `window` of `nearby` (the boids around the cell, gathered into one
-/// range), four candidates at a time in `Vec4` lanes (SSE2 natively, `simd128` in wasm):
-/// positions first, then velocities, then separation over the groups with a close
-/// neighbour. Calls `on_seen(i, sums, piled)` for each boid `i`; `piled`: another boid
-/// sits at the very same point (for [`push_apart_piled`]). What the boids of the cell share
-/// is set up once for them all.
-/// `WRAP`: find the nearest image of every candidate (only for worlds so few cells wide
-/// that spans cannot carry the shift); `FOV`: the field of view is narrower than 360°;
-/// `SPECIES`: more than one species, so alignment and cohesion sum only the boid's own
-/// kind (read from the `species` columns, which are empty otherwise).
-/// The boid itself is scanned too (it is in its own cell) and taken out at the end, which
-/// costs less than masking it in every group of lanes.
-#[inline(always)]
-pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>(
-    own: Range<usize>,
-    sorted: &Sorted,
-    nearby: &mut Nearby,
-    window: Range<usize>,
-    view: &View,
-    mut on_seen: impl FnMut(usize, Neighbourhood, bool),
-) {
-    let Nearby {
-        boids: nearby,
-        close_words,
-        weights,
-    } = nearby;
-    let world = Vec4::splat(view.world);
-    let half = Vec4::splat(view.half_world);
-    let wrap = |d: Vec4| {
-        if WRAP {
-            nearest_image_lanes(d, world, half)
-        } else {
-            d
-        }
-    };
-    let perception_squared = Vec4::splat(view.perception_squared);
-    // "Inside the perception radius and closer than the separation radius" is one
-    // comparison: below the separation radius², or below just above the perception radius²
-    // where that is the smaller (a separation radius may exceed the perception radius).
-    let close_below = Vec4::splat(if view.separation_squared <= view.perception_squared {
-        view.separation_squared
-    } else {
-        view.perception_squared.next_up()
-    });
-    let coincident = Vec4::splat(COINCIDENT);
-    let glance = Vec4::splat(rules::GLANCE);
-    debug_assert_eq!(window.end, nearby.count(), "the window ends at the padding");
-    let len = window.len();
-    // Whole groups of lanes: the last may run into the padding, boids too far away to count.
-    let lanes = window.start..window.start + len.next_multiple_of(LANES);
-    let groups = lanes.len() / LANES;
-    let words = groups.div_ceil(GROUPS_PER_WORD);
-    if weights.len() < groups {
-        weights.resize(groups, Vec4::ZERO);
-    }
-    if close_words.len() < words {
-        close_words.resize(words, 0);
-    }
-    // A slice, not the `Vec`: stores through it cannot move the `Vec`'s own fields, so the
-    // compiler keeps every pointer in registers across the loop.
-    let close_words = &mut close_words[..words];
-    // Two passes, positions then velocities, each with few vectors live: in one pass V8
-    // ran out of registers and kept the sums on the stack, loading and storing them in
-    // every group. The first leaves each group's 0/1 weights for the second.
-    let weights = &mut weights[..groups];
-    let [x_lanes, y_lanes, z_lanes, vx_lanes, vy_lanes, vz_lanes] = [
-        &nearby.x, &nearby.y, &nearby.z, &nearby.vx, &nearby.vy, &nearby.vz,
-    ]
-    .map(|column| &column[lanes.clone()]);
-    let [x_groups, y_groups, z_groups] =
-        [x_lanes, y_lanes, z_lanes].map(|column| column.as_chunks::<LANES>().0);
-    // Everything above is the cell's, shared by its boids; each boid from here on.
-    for i in own {
-        let p = sorted.position(i);
-        let forward = sorted.velocity(i).normalize_or_zero();
-        // `rules::in_field_of_view`: ahead·|ahead| must beat this times r². A boid at rest
-        // sees all around: a threshold no dot product falls below.
-        let fov_threshold = Vec4::splat(match view.cos_half_fov {
-            Some(c) if forward != Vec3::ZERO => c * c.abs(),
-            _ => -2.0,
-        });
-        let (fx, fy, fz) = (
-            Vec4::splat(forward.x),
-            Vec4::splat(forward.y),
-            Vec4::splat(forward.z),
-        );
-        let own_kind = Vec4::splat(if SPECIES { sorted.species[i] } else { 0.0 });
-        // Through a lane bitmask into a plain integer: one vector register fewer live.
-        let mut coincident_count = 0u32;
-        // Counted in lanes: one vector add per group, where a lane bitmask and its
-        // population count take three instructions.
-        let mut counted = Vec4::ZERO;
-        let (mut vx, mut vy, mut vz) = (Vec4::ZERO, Vec4::ZERO, Vec4::ZERO);
-        let (mut dx_sum, mut dy_sum, mut dz_sum) = (Vec4::ZERO, Vec4::ZERO, Vec4::ZERO);
-        let (px, py, pz) = (Vec4::splat(p.x), Vec4::splat(p.y), Vec4::splat(p.z));
-        // A word's groups at a time, so that its bits are stored once, with no test per group.
-        let [xs, ys, zs] =
-            [x_lanes, y_lanes, z_lanes].map(|column| column.chunks(GROUPS_PER_WORD * LANES));
-        let words_of_groups = xs.zip(ys).zip(zs).zip(weights.chunks_mut(GROUPS_PER_WORD));
-        for (w, (((x, y), z), weights)) in words_of_groups.enumerate() {
-            let [xs, ys, zs] = [x, y, z].map(|column| column.chunks_exact(LANES));
-            // Which lanes are inside the separation radius (few: it is a small part of the
-            // perception sphere), for a short third pass: each group's lane bits shifted in
-            // from below, sixteen groups to a word.
-            let mut close_bits = 0u64;
-            for (k, (((x, y), z), weight)) in xs.zip(ys).zip(zs).zip(weights).enumerate() {
-                let dx = wrap(Vec4::from_slice(x) - px);
-                let dy = wrap(Vec4::from_slice(y) - py);
-                let dz = wrap(Vec4::from_slice(z) - pz);
-                let r2 = mul_add(dz, dz, mul_add(dy, dy, dx * dx));
-                let mut inside = r2.cmple(perception_squared);
-                if FOV {
-                    let ahead = mul_add(fz, dz, mul_add(fy, dy, fx * dx));
-                    inside &= mul_add(ahead, ahead.abs(), glance).cmpgt(fov_threshold * r2);
-                }
-                let flocking = if SPECIES {
-                    counted += keep(inside, Vec4::ONE);
-                    let first = lanes.start + (w * GROUPS_PER_WORD + k) * LANES;
-                    let kinds = Vec4::from_slice(&nearby.species[first..first + LANES]);
-                    inside & kinds.cmpeq(own_kind)
-                } else {
-                    inside
-                };
-                *weight = keep(flocking, Vec4::ONE);
-                // Through the weight: one fused multiply-add in the relaxed-SIMD build, else as
-                // cheap as masking and adding.
-                dx_sum = mul_add(*weight, dx, dx_sum);
-                dy_sum = mul_add(*weight, dy, dy_sum);
-                dz_sum = mul_add(*weight, dz, dz_sum);
-                // All round, field of view or not (`look_around`).
-                let close = r2.cmplt(close_below);
-                let close = close.bitmask();
-                close_bits = close_bits << LANES | u64::from(close);
-            }
-            close_words[w] = close_bits;
-        }
-        // Summed across lanes as soon as each pass ends: sums kept as vectors through the
-        // later passes were spilled to the stack, inside the loops, natively too.
-        let sum_offset = Vec3::new(
-            dx_sum.element_sum(),
-            dy_sum.element_sum(),
-            dz_sum.element_sum(),
-        );
-        let [vxs, vys, vzs] =
-            [vx_lanes, vy_lanes, vz_lanes].map(|column| column.chunks_exact(LANES));
-        for (((vx_j, vy_j), vz_j), &w) in vxs.zip(vys).zip(vzs).zip(weights.iter()) {
-            if !SPECIES {
-                // Everyone heeded is of the boid's kind: the weights count them.
-                counted += w;
-            }
-            vx = mul_add(w, Vec4::from_slice(vx_j), vx);
-            vy = mul_add(w, Vec4::from_slice(vy_j), vy);
-            vz = mul_add(w, Vec4::from_slice(vz_j), vz);
-        }
-        let sum_velocity = Vec3::new(vx.element_sum(), vy.element_sum(), vz.element_sum());
-        // Exact: a sum of ones far below 2²⁴.
-        let count = counted.element_sum() as u32;
-        let (mut sx, mut sy, mut sz) = (Vec4::ZERO, Vec4::ZERO, Vec4::ZERO);
-        for (w, &word) in close_words.iter().enumerate() {
-            let in_word = (groups - w * GROUPS_PER_WORD).min(GROUPS_PER_WORD);
-            let mut word = word;
-            while word != 0 {
-                let nibble = word.trailing_zeros() as usize / LANES;
-                let bits = (word >> (LANES * nibble)) as usize & LANE_BITS;
-                word &= !((LANE_BITS as u64) << (LANES * nibble));
-                // The latest group is in the lowest bits.
-                // Always below `groups` (the bits came from one); said so, the compiler
-                // drops the three bounds checks below for one `min`.
-                let group = (w * GROUPS_PER_WORD + in_word - 1 - nibble).min(groups - 1);
-                let close = Vec4::from_array(LANE_MASKS[bits]).cmpne(Vec4::ZERO);
-                let dx = wrap(Vec4::from_array(x_groups[group]) - px);
-                let dy = wrap(Vec4::from_array(y_groups[group]) - py);
-                let dz = wrap(Vec4::from_array(z_groups[group]) - pz);
-                let r2 = mul_add(dz, dz, mul_add(dy, dy, dx * dx));
-                let apart = close & r2.cmpgt(coincident);
-                // −1/r², so that each sum is one multiply-add: exactly −(1/r²).
-                let push = keep(apart, Vec4::NEG_ONE / r2);
-                sx = mul_add(push, dx, sx);
-                sy = mul_add(push, dy, sy);
-                sz = mul_add(push, dz, sz);
-                // Counts the boid itself too; any more and `rules::repulsion` takes over below.
-                coincident_count += (close & r2.cmple(coincident)).bitmask().count_ones();
-            }
-        }
-        // Take the boid itself out: it counted once, at distance zero.
-        let own_velocity = sorted.velocity(i);
-        let seen = Neighbourhood {
-            count: count - 1,
-            sum_velocity: sum_velocity - own_velocity,
-            sum_offset,
-            separation: Vec3::new(sx.element_sum(), sy.element_sum(), sz.element_sum()),
-        };
-        // Boids at the very same point have no direction between them: rare, and left to
-        // `push_apart_piled`.
-        on_seen(i, seen, coincident_count > 1);
-    }
-}
-
 /// Adds to `seen` (what sorted boid `i` saw) the push from each boid in `spans` at the
 /// very same point, as `rules::repulsion` says: for the boids `look_around_lanes` reports
 /// piled up.
@@ -449,6 +230,7 @@ pub fn look_around_fast(
 mod tests {
     use super::*;
     use crate::sim::grid::Grid;
+    use crate::sim::lanes::LANES;
 
     /// Boids in a wrapped world of 5 × 5 × 5 cells, sorted by cell, with velocities that
     /// name them.
