@@ -2,6 +2,9 @@
 
 use glow::HasContext;
 
+/// The start of every fragment shader: version, precision, the light and the fog.
+const LIGHTING: &str = include_str!("lighting.glsl");
+
 /// Views floats as bytes for upload.
 pub fn as_bytes(floats: &[f32]) -> &[u8] {
     // SAFETY: f32 has no padding and every bit pattern is a valid u8; the length is the
@@ -21,7 +24,9 @@ pub fn index_bytes(indices: &[u16]) -> &[u8] {
     }
 }
 
-/// Compiles and links a program; the error carries the GL info log.
+/// Compiles and links a program; the error carries the GL info log. The fragment shader is
+/// `lighting.glsl` followed by `fragment` (GLSL ES 3.00 has no #include, and the version
+/// line must come first); its error log numbers lines as in `fragment`'s own file.
 pub fn program(
     gl: &glow::Context,
     name: &str,
@@ -32,9 +37,10 @@ pub fn program(
     unsafe {
         let program = gl.create_program()?;
         let mut shaders = Vec::with_capacity(2);
+        let fragment = format!("{LIGHTING}{fragment}");
         for (kind, stage, source) in [
             (glow::VERTEX_SHADER, "vertex", vertex),
-            (glow::FRAGMENT_SHADER, "fragment", fragment),
+            (glow::FRAGMENT_SHADER, "fragment", fragment.as_str()),
         ] {
             let shader = gl.create_shader(kind)?;
             gl.shader_source(shader, source);
