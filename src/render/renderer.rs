@@ -113,26 +113,61 @@ uniforms! {
     }
 }
 
+/// A static indexed mesh on the GPU: its vertex array (attributes and element buffer)
+/// and its two buffers.
+struct MeshArrays {
+    vao: glow::VertexArray,
+    vertices: glow::Buffer,
+    indices: glow::Buffer,
+    index_count: i32,
+}
+
+impl MeshArrays {
+    /// Uploads `mesh` with its position (and, with `normals`, its normal) as attributes 0
+    /// (and 1); leaves the vertex array bound, for more attributes.
+    fn upload(gl: &glow::Context, mesh: &mesh::Mesh, normals: bool) -> Result<MeshArrays, String> {
+        let vao = vertex_array(gl)?;
+        let vertices = buffer(
+            gl,
+            glow::ARRAY_BUFFER,
+            Fill::Static(as_bytes(&mesh.vertices)),
+        )?;
+        let stride = (mesh::VERTEX_FLOATS * 4) as i32;
+        let attributes: &[_] = if normals {
+            &[(0, 3, 0), (1, 3, 12)]
+        } else {
+            &[(0, 3, 0)]
+        };
+        float_attributes(gl, stride, false, attributes);
+        let indices = buffer(
+            gl,
+            glow::ELEMENT_ARRAY_BUFFER,
+            Fill::Static(index_bytes(&mesh.indices)),
+        )?;
+        Ok(MeshArrays {
+            vao,
+            vertices,
+            indices,
+            index_count: mesh.indices.len() as i32,
+        })
+    }
+}
+
 /// Owns the GL objects; reads a flock and draws it, never changes it.
 pub struct Renderer {
     gl: glow::Context,
     cones: ConeProgram,
     lines: LineProgram,
     spheres: SphereProgram,
-    cone_vao: glow::VertexArray,
-    cone_vertices: glow::Buffer,
-    cone_indices: glow::Buffer,
-    cone_index_count: i32,
+    /// The cone mesh; its vertex array also reads the instance records.
+    cone: MeshArrays,
     instances: Stream,
     /// CPU copy of the instance records, reused every frame.
     staging: Vec<f32>,
     box_vao: glow::VertexArray,
     box_vertices: glow::Buffer,
     box_vertex_count: i32,
-    sphere_vao: glow::VertexArray,
-    sphere_vertices: glow::Buffer,
-    sphere_indices: glow::Buffer,
-    sphere_index_count: i32,
+    sphere: MeshArrays,
     path_vao: glow::VertexArray,
     path_vertices: Stream,
     /// The loop as last uploaded (GL coordinates), re-sent only when it changes.
@@ -156,22 +191,9 @@ impl Renderer {
         let cones = ConeProgram::compile(&gl, "cone", CONE_VERT, CONE_FRAG)?;
         let lines = LineProgram::compile(&gl, "line", BOX_VERT, BOX_FRAG)?;
         let spheres = SphereProgram::compile(&gl, "sphere", SPHERE_VERT, SPHERE_FRAG)?;
-        let mesh_stride = (mesh::VERTEX_FLOATS * 4) as i32;
 
         // The cone: static mesh (attributes 0, 1) + per-instance records (2, 3).
-        let cone = mesh::cone();
-        let cone_vao = vertex_array(&gl)?;
-        let cone_vertices = buffer(
-            &gl,
-            glow::ARRAY_BUFFER,
-            Fill::Static(as_bytes(&cone.vertices)),
-        )?;
-        float_attributes(&gl, mesh_stride, false, &[(0, 3, 0), (1, 3, 12)]);
-        let cone_indices = buffer(
-            &gl,
-            glow::ELEMENT_ARRAY_BUFFER,
-            Fill::Static(index_bytes(&cone.indices)),
-        )?;
+        let cone = MeshArrays::upload(&gl, &mesh::cone(), true)?;
         let instances = Stream::new(&gl, INITIAL_CAPACITY * INSTANCE_FLOATS)?;
         float_attributes(&gl, INSTANCE_BYTES, true, &[(2, 4, 0), (3, 4, 16)]);
 
@@ -182,19 +204,8 @@ impl Renderer {
         float_attributes(&gl, 12, false, &[(0, 3, 0)]);
 
         // Obstacles: one unit sphere, placed and scaled by a uniform per obstacle.
-        let ball = mesh::sphere();
-        let sphere_vao = vertex_array(&gl)?;
-        let sphere_vertices = buffer(
-            &gl,
-            glow::ARRAY_BUFFER,
-            Fill::Static(as_bytes(&ball.vertices)),
-        )?;
-        float_attributes(&gl, mesh_stride, false, &[(0, 3, 0)]);
-        let sphere_indices = buffer(
-            &gl,
-            glow::ELEMENT_ARRAY_BUFFER,
-            Fill::Static(index_bytes(&ball.indices)),
-        )?;
+        // (Its vertices are on the unit sphere: they are their own normals.)
+        let sphere = MeshArrays::upload(&gl, &mesh::sphere(), false)?;
 
         // The leaders' loop: filled when leaders first appear, refilled when it moves.
         let path_vao = vertex_array(&gl)?;
@@ -237,19 +248,13 @@ impl Renderer {
             cones,
             lines,
             spheres,
-            cone_vao,
-            cone_vertices,
-            cone_indices,
-            cone_index_count: cone.indices.len() as i32,
+            cone,
             instances,
             staging: Vec::with_capacity(INITIAL_CAPACITY * INSTANCE_FLOATS),
             box_vao,
             box_vertices,
             box_vertex_count: (edges.len() / 3) as i32,
-            sphere_vao,
-            sphere_vertices,
-            sphere_indices,
-            sphere_index_count: ball.indices.len() as i32,
+            sphere,
             path_vao,
             path_vertices,
             path: Vec::new(),
@@ -355,12 +360,12 @@ impl Renderer {
                 gl.uniform_1_i32(c.colour_by.as_ref(), instruments.colour_by.index() as i32);
                 gl.uniform_1_f32(c.scale.as_ref(), ColourBy::neighbour_scale(flock));
                 gl.uniform_1_i32(c.selected.as_ref(), selected.map_or(-1, |i| i as i32));
-                gl.bind_vertex_array(Some(self.cone_vao));
+                gl.bind_vertex_array(Some(self.cone.vao));
                 // Rare growth: room for at least twice as many, so it is logarithmic.
                 self.instances.upload(gl, &self.staging);
                 gl.draw_elements_instanced(
                     glow::TRIANGLES,
-                    self.cone_index_count,
+                    self.cone.index_count,
                     glow::UNSIGNED_SHORT,
                     0,
                     count as i32,
@@ -374,12 +379,12 @@ impl Renderer {
                 gl.uniform_matrix_4_f32_slice(o.view_proj.as_ref(), false, &view_proj);
                 gl.uniform_3_f32(o.eye.as_ref(), frame.eye.x, frame.eye.y, frame.eye.z);
                 gl.uniform_2_f32(o.fog.as_ref(), fog[0], fog[1]);
-                gl.bind_vertex_array(Some(self.sphere_vao));
+                gl.bind_vertex_array(Some(self.sphere.vao));
                 for &[x, y, z, radius] in obstacles {
                     gl.uniform_4_f32(o.sphere.as_ref(), x, z, y, radius);
                     gl.draw_elements(
                         glow::TRIANGLES,
-                        self.sphere_index_count,
+                        self.sphere.index_count,
                         glow::UNSIGNED_SHORT,
                         0,
                     );
@@ -492,16 +497,16 @@ impl Drop for Renderer {
                 return;
             }
             self.instruments.delete(gl);
-            for vao in [self.cone_vao, self.box_vao, self.sphere_vao, self.path_vao] {
+            for vao in [self.cone.vao, self.box_vao, self.sphere.vao, self.path_vao] {
                 gl.delete_vertex_array(vao);
             }
             for buffer in [
-                self.cone_vertices,
-                self.cone_indices,
+                self.cone.vertices,
+                self.cone.indices,
                 self.instances.buffer,
                 self.box_vertices,
-                self.sphere_vertices,
-                self.sphere_indices,
+                self.sphere.vertices,
+                self.sphere.indices,
                 self.path_vertices.buffer,
             ] {
                 gl.delete_buffer(buffer);
