@@ -3,10 +3,10 @@
 // `view.draw(flock)` (the CPU side: staging, uploads, GL calls) with nothing, a selected boid,
 // trails, and both. Not part of test.sh: `node scripts/bench-instruments.mjs` after
 // `trunk build --release --offline`.
-import { launchBrowser, serveDist } from '../tests/browser/helpers.mjs';
+import { launchBrowser, serve } from '../tests/browser/helpers.mjs';
 
 const count = Number(process.env.BENCH_COUNT ?? 10000);
-const server = await serveDist();
+const server = await serve();
 const browser = await launchBrowser();
 try {
   const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });

@@ -11,7 +11,7 @@
 // Env: BENCH_COUNTS (default 1000,10000,100000), BENCH_WARMUP (100), BENCH_STEPS (100),
 // BENCH_SETTLED_COUNTS (1500,10000,100000; empty skips them).
 import { readFileSync } from 'node:fs';
-import { launchBrowser, serveDist } from '../tests/browser/helpers.mjs';
+import { launchBrowser, serve } from '../tests/browser/helpers.mjs';
 
 const counts = (process.env.BENCH_COUNTS ?? '1000,10000,100000').split(',').map(Number);
 const warmup = Number(process.env.BENCH_WARMUP ?? 100);
@@ -38,7 +38,7 @@ const BUILDS = [
   { name: 'SIMD128', file: 'boids_bg.wasm' },
 ];
 
-const server = await serveDist();
+const server = await serve();
 const browser = await launchBrowser();
 try {
   const page = await browser.newPage();

@@ -14,13 +14,13 @@
 // state, SwiftShader's caches), not ours. Prints one line per sample and a summary.
 import { chromium } from 'playwright-core';
 import { readFileSync, readdirSync } from 'node:fs';
-import { chromiumPath, serveDist } from '../tests/browser/helpers.mjs';
+import { chromiumPath, serve } from '../tests/browser/helpers.mjs';
 import { TEST_CSS, testPage } from '../tests/browser/embed-helpers.mjs';
 
 const CYCLES = Number(process.argv[2] ?? 500);
 const SAMPLE = 50;
 
-const server = await serveDist({
+const server = await serve({
   pages: {
     '/test/test.css': `${TEST_CSS}\nboids-flock.tiny { width: 240px; height: 150px; }\ncanvas { width: 240px; height: 150px; }\n`,
     '/test/empty.html': testPage('<div id="slot"></div>'),

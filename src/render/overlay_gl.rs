@@ -5,7 +5,7 @@
 
 use glow::{HasContext, PixelUnpackData};
 
-use super::gl_util::{as_bytes, program};
+use super::gl_util::{as_bytes, float_attributes, uniforms, vertex_array, Stream};
 use super::overlay::{Geometry, VERTEX_FLOATS};
 use super::trails::{Reading, Ring, SAMPLES, TEXEL_FLOATS, WIDTH};
 
@@ -18,29 +18,33 @@ const TRAIL_FRAG: &str = include_str!("trail.frag.glsl");
 const INITIAL_FLOATS: usize = 1024 * VERTEX_FLOATS;
 const VERTEX_BYTES: i32 = (VERTEX_FLOATS * 4) as i32;
 
-struct TrailUniforms {
-    view_proj: Option<glow::UniformLocation>,
-    ring: Option<glow::UniformLocation>,
-    head: Option<glow::UniformLocation>,
-    filled: Option<glow::UniformLocation>,
-    rows: Option<glow::UniformLocation>,
-    only: Option<glow::UniformLocation>,
-    selected: Option<glow::UniformLocation>,
-    jump: Option<glow::UniformLocation>,
+uniforms! {
+    struct OverlayProgram {
+        view_proj,
+    }
+}
+
+uniforms! {
+    struct TrailProgram {
+        view_proj,
+        ring,
+        head,
+        filled,
+        rows,
+        only,
+        selected,
+        jump,
+    }
 }
 
 /// The instruments' GL objects.
 pub struct OverlayGl {
-    overlay: glow::Program,
-    overlay_view_proj: Option<glow::UniformLocation>,
+    overlay: OverlayProgram,
     vao: glow::VertexArray,
-    vertices: glow::Buffer,
-    /// Floats the vertex buffer has room for (grows by doubling).
-    capacity: usize,
+    vertices: Stream,
     /// Triangles then lines, as uploaded this frame.
     staging: Vec<f32>,
-    trail: glow::Program,
-    trail_uniforms: TrailUniforms,
+    trail: TrailProgram,
     /// No attributes: the trail shader reads the ring texture by vertex number.
     empty_vao: glow::VertexArray,
     texture: glow::Texture,
@@ -50,52 +54,28 @@ pub struct OverlayGl {
 
 impl OverlayGl {
     pub fn new(gl: &glow::Context) -> Result<OverlayGl, String> {
-        let overlay = program(gl, "overlay", OVERLAY_VERT, OVERLAY_FRAG)?;
-        let trail = program(gl, "trail", TRAIL_VERT, TRAIL_FRAG)?;
-        // SAFETY (block): WebGL calls on objects created here.
-        unsafe {
-            let at = |name: &str| gl.get_uniform_location(trail, name);
-            let trail_uniforms = TrailUniforms {
-                view_proj: at("u_view_proj"),
-                ring: at("u_ring"),
-                head: at("u_head"),
-                filled: at("u_filled"),
-                rows: at("u_rows"),
-                only: at("u_only"),
-                selected: at("u_selected"),
-                jump: at("u_jump"),
-            };
-            let vao = gl.create_vertex_array()?;
-            gl.bind_vertex_array(Some(vao));
-            let vertices = gl.create_buffer()?;
-            gl.bind_buffer(glow::ARRAY_BUFFER, Some(vertices));
-            gl.buffer_data_size(
-                glow::ARRAY_BUFFER,
-                (INITIAL_FLOATS * 4) as i32,
-                glow::DYNAMIC_DRAW,
-            );
-            gl.enable_vertex_attrib_array(0);
-            gl.vertex_attrib_pointer_f32(0, 3, glow::FLOAT, false, VERTEX_BYTES, 0);
-            gl.enable_vertex_attrib_array(1);
-            gl.vertex_attrib_pointer_f32(1, 4, glow::FLOAT, false, VERTEX_BYTES, 12);
-            let empty_vao = gl.create_vertex_array()?;
+        let overlay = OverlayProgram::compile(gl, "overlay", OVERLAY_VERT, OVERLAY_FRAG)?;
+        let trail = TrailProgram::compile(gl, "trail", TRAIL_VERT, TRAIL_FRAG)?;
+        let vao = vertex_array(gl)?;
+        let vertices = Stream::new(gl, INITIAL_FLOATS)?;
+        float_attributes(gl, VERTEX_BYTES, false, &[(0, 3, 0), (1, 4, 12)]);
+        let empty_vao = vertex_array(gl)?;
+        // SAFETY (block): WebGL calls on this context; the texture is created here.
+        let texture = unsafe {
             gl.bind_vertex_array(None);
             gl.bind_buffer(glow::ARRAY_BUFFER, None);
-            let texture = gl.create_texture()?;
-            Ok(OverlayGl {
-                overlay,
-                overlay_view_proj: gl.get_uniform_location(overlay, "u_view_proj"),
-                vao,
-                vertices,
-                capacity: INITIAL_FLOATS,
-                staging: Vec::with_capacity(INITIAL_FLOATS),
-                trail,
-                trail_uniforms,
-                empty_vao,
-                texture,
-                texture_rows: 0,
-            })
-        }
+            gl.create_texture()?
+        };
+        Ok(OverlayGl {
+            overlay,
+            vao,
+            vertices,
+            staging: Vec::with_capacity(INITIAL_FLOATS),
+            trail,
+            empty_vao,
+            texture,
+            texture_rows: 0,
+        })
     }
 
     /// Draws `geometry` (GL coordinates): one upload, then its triangles and its lines.
@@ -111,19 +91,10 @@ impl OverlayGl {
         // SAFETY (block): WebGL calls on this object's buffer and program; the upload is
         // borrowed for the call.
         unsafe {
-            gl.use_program(Some(self.overlay));
-            gl.uniform_matrix_4_f32_slice(self.overlay_view_proj.as_ref(), false, view_proj);
+            gl.use_program(Some(self.overlay.program));
+            gl.uniform_matrix_4_f32_slice(self.overlay.view_proj.as_ref(), false, view_proj);
             gl.bind_vertex_array(Some(self.vao));
-            gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.vertices));
-            if self.staging.len() > self.capacity {
-                self.capacity = self.staging.len().next_power_of_two();
-                gl.buffer_data_size(
-                    glow::ARRAY_BUFFER,
-                    (self.capacity * 4) as i32,
-                    glow::DYNAMIC_DRAW,
-                );
-            }
-            gl.buffer_sub_data_u8_slice(glow::ARRAY_BUFFER, 0, as_bytes(&self.staging));
+            self.vertices.upload(gl, &self.staging);
             if triangles > 0 {
                 gl.draw_arrays(glow::TRIANGLES, 0, triangles);
             }
@@ -195,10 +166,10 @@ impl OverlayGl {
         let slots = if only.is_some() { 1 } else { reading.slots };
         let vertices = slots * 2 * (SAMPLES - 1);
         let slot = |s: Option<usize>| s.map_or(-1, |s| s as i32);
-        let u = &self.trail_uniforms;
+        let u = &self.trail;
         // SAFETY (block): WebGL calls on this object's program and texture.
         unsafe {
-            gl.use_program(Some(self.trail));
+            gl.use_program(Some(u.program));
             gl.uniform_matrix_4_f32_slice(u.view_proj.as_ref(), false, view_proj);
             gl.active_texture(glow::TEXTURE0);
             gl.bind_texture(glow::TEXTURE_2D, Some(self.texture));
@@ -222,10 +193,10 @@ impl OverlayGl {
         unsafe {
             gl.delete_vertex_array(self.vao);
             gl.delete_vertex_array(self.empty_vao);
-            gl.delete_buffer(self.vertices);
+            gl.delete_buffer(self.vertices.buffer);
             gl.delete_texture(self.texture);
-            gl.delete_program(self.overlay);
-            gl.delete_program(self.trail);
+            gl.delete_program(self.overlay.program);
+            gl.delete_program(self.trail.program);
         }
     }
 }

@@ -29,7 +29,9 @@ use glow::HasContext;
 
 use super::camera::OrbitCamera;
 use super::colour::{ColourBy, RAMP};
-use super::gl_util::{as_bytes, index_bytes, program};
+use super::gl_util::{
+    as_bytes, buffer, float_attributes, index_bytes, uniforms, vertex_array, Fill, Stream,
+};
 use super::instruments::Instruments;
 use super::mesh;
 use super::overlay::{self, Geometry, Scene, NO_RULE_RGB, RULE_RGB};
@@ -74,35 +76,81 @@ pub struct Viewport {
     pub pixel_ratio: f32,
 }
 
-struct ConeProgram {
-    program: glow::Program,
-    view_proj: Option<glow::UniformLocation>,
-    eye: Option<glow::UniformLocation>,
-    size: Option<glow::UniformLocation>,
-    cruise: Option<glow::UniformLocation>,
-    fog: Option<glow::UniformLocation>,
-    species: Option<glow::UniformLocation>,
-    colour_by: Option<glow::UniformLocation>,
-    scale: Option<glow::UniformLocation>,
-    selected: Option<glow::UniformLocation>,
+uniforms! {
+    struct ConeProgram {
+        view_proj,
+        eye,
+        size,
+        cruise,
+        fog,
+        species,
+        colour_by,
+        scale,
+        selected,
+        rules,
+        ramp,
+        speeds,
+    }
 }
 
-/// Lines: the world's edges (the unit cube scaled) and the leaders' loop (scale 1).
-struct LineProgram {
-    program: glow::Program,
-    view_proj: Option<glow::UniformLocation>,
-    eye: Option<glow::UniformLocation>,
-    scale: Option<glow::UniformLocation>,
-    fog: Option<glow::UniformLocation>,
-    color: Option<glow::UniformLocation>,
+uniforms! {
+    /// Lines: the world's edges (the unit cube scaled) and the leaders' loop (scale 1).
+    struct LineProgram {
+        view_proj,
+        eye,
+        scale,
+        fog,
+        color,
+    }
 }
 
-struct SphereProgram {
-    program: glow::Program,
-    view_proj: Option<glow::UniformLocation>,
-    eye: Option<glow::UniformLocation>,
-    sphere: Option<glow::UniformLocation>,
-    fog: Option<glow::UniformLocation>,
+uniforms! {
+    struct SphereProgram {
+        view_proj,
+        eye,
+        sphere,
+        fog,
+    }
+}
+
+/// A static indexed mesh on the GPU: its vertex array (attributes and element buffer)
+/// and its two buffers.
+struct MeshArrays {
+    vao: glow::VertexArray,
+    vertices: glow::Buffer,
+    indices: glow::Buffer,
+    index_count: i32,
+}
+
+impl MeshArrays {
+    /// Uploads `mesh` with its position (and, with `normals`, its normal) as attributes 0
+    /// (and 1); leaves the vertex array bound, for more attributes.
+    fn upload(gl: &glow::Context, mesh: &mesh::Mesh, normals: bool) -> Result<MeshArrays, String> {
+        let vao = vertex_array(gl)?;
+        let vertices = buffer(
+            gl,
+            glow::ARRAY_BUFFER,
+            Fill::Static(as_bytes(&mesh.vertices)),
+        )?;
+        let stride = (mesh::VERTEX_FLOATS * 4) as i32;
+        let attributes: &[_] = if normals {
+            &[(0, 3, 0), (1, 3, 12)]
+        } else {
+            &[(0, 3, 0)]
+        };
+        float_attributes(gl, stride, false, attributes);
+        let indices = buffer(
+            gl,
+            glow::ELEMENT_ARRAY_BUFFER,
+            Fill::Static(index_bytes(&mesh.indices)),
+        )?;
+        Ok(MeshArrays {
+            vao,
+            vertices,
+            indices,
+            index_count: mesh.indices.len() as i32,
+        })
+    }
 }
 
 /// Owns the GL objects; reads a flock and draws it, never changes it.
@@ -111,24 +159,17 @@ pub struct Renderer {
     cones: ConeProgram,
     lines: LineProgram,
     spheres: SphereProgram,
-    cone_vao: glow::VertexArray,
-    cone_vertices: glow::Buffer,
-    cone_indices: glow::Buffer,
-    cone_index_count: i32,
-    instances: glow::Buffer,
-    /// Instances the GPU buffer has room for.
-    capacity: usize,
+    /// The cone mesh; its vertex array also reads the instance records.
+    cone: MeshArrays,
+    instances: Stream,
     /// CPU copy of the instance records, reused every frame.
     staging: Vec<f32>,
     box_vao: glow::VertexArray,
     box_vertices: glow::Buffer,
     box_vertex_count: i32,
-    sphere_vao: glow::VertexArray,
-    sphere_vertices: glow::Buffer,
-    sphere_indices: glow::Buffer,
-    sphere_index_count: i32,
+    sphere: MeshArrays,
     path_vao: glow::VertexArray,
-    path_vertices: glow::Buffer,
+    path_vertices: Stream,
     /// The loop as last uploaded (GL coordinates), re-sent only when it changes.
     path: Vec<f32>,
     path_scratch: Vec<f32>,
@@ -147,142 +188,46 @@ impl Renderer {
     /// Compiles the shaders and uploads the static meshes. Shader errors come back with
     /// the GL info log in the message.
     pub fn new(gl: glow::Context) -> Result<Renderer, String> {
-        let cone_program = program(&gl, "cone", CONE_VERT, CONE_FRAG)?;
-        let line_program = program(&gl, "line", BOX_VERT, BOX_FRAG)?;
-        let sphere_program = program(&gl, "sphere", SPHERE_VERT, SPHERE_FRAG)?;
-        // SAFETY (block): WebGL calls on objects created here, with data that outlives them.
+        let cones = ConeProgram::compile(&gl, "cone", CONE_VERT, CONE_FRAG)?;
+        let lines = LineProgram::compile(&gl, "line", BOX_VERT, BOX_FRAG)?;
+        let spheres = SphereProgram::compile(&gl, "sphere", SPHERE_VERT, SPHERE_FRAG)?;
+
+        // The cone: static mesh (attributes 0, 1) + per-instance records (2, 3).
+        let cone = MeshArrays::upload(&gl, &mesh::cone(), true)?;
+        let instances = Stream::new(&gl, INITIAL_CAPACITY * INSTANCE_FLOATS)?;
+        float_attributes(&gl, INSTANCE_BYTES, true, &[(2, 4, 0), (3, 4, 16)]);
+
+        // The cube's edges.
+        let edges = mesh::cube_edges();
+        let box_vao = vertex_array(&gl)?;
+        let box_vertices = buffer(&gl, glow::ARRAY_BUFFER, Fill::Static(as_bytes(&edges)))?;
+        float_attributes(&gl, 12, false, &[(0, 3, 0)]);
+
+        // Obstacles: one unit sphere, placed and scaled by a uniform per obstacle.
+        // (Its vertices are on the unit sphere: they are their own normals.)
+        let sphere = MeshArrays::upload(&gl, &mesh::sphere(), false)?;
+
+        // The leaders' loop: filled when leaders first appear, refilled when it moves.
+        let path_vao = vertex_array(&gl)?;
+        let path_vertices = Stream::new(&gl, PATH_SAMPLES * 3)?;
+        float_attributes(&gl, 12, false, &[(0, 3, 0)]);
+
+        // SAFETY (block): WebGL state calls on the context this renderer owns.
         unsafe {
-            let location = |program, name: &str| gl.get_uniform_location(program, name);
-            let cones = ConeProgram {
-                program: cone_program,
-                view_proj: location(cone_program, "u_view_proj"),
-                eye: location(cone_program, "u_eye"),
-                size: location(cone_program, "u_size"),
-                cruise: location(cone_program, "u_cruise"),
-                fog: location(cone_program, "u_fog"),
-                species: location(cone_program, "u_species"),
-                colour_by: location(cone_program, "u_colour_by"),
-                scale: location(cone_program, "u_scale"),
-                selected: location(cone_program, "u_selected"),
-            };
+            gl.bind_vertex_array(None);
+            gl.bind_buffer(glow::ARRAY_BUFFER, None);
             // The colour modes' fixed colours, from the tables JavaScript's legend reads.
-            gl.use_program(Some(cone_program));
+            gl.use_program(Some(cones.program));
             let flat = |colours: &[[f32; 3]]| colours.concat();
             let rules = [NO_RULE_RGB, RULE_RGB[0], RULE_RGB[1], RULE_RGB[2]];
-            gl.uniform_3_f32_slice(location(cone_program, "u_rules").as_ref(), &flat(&rules));
-            gl.uniform_3_f32_slice(location(cone_program, "u_ramp").as_ref(), &flat(&RAMP));
+            gl.uniform_3_f32_slice(cones.rules.as_ref(), &flat(&rules));
+            gl.uniform_3_f32_slice(cones.ramp.as_ref(), &flat(&RAMP));
             gl.uniform_2_f32(
-                location(cone_program, "u_speeds").as_ref(),
+                cones.speeds.as_ref(),
                 sim::MIN_SPEED_FACTOR,
                 sim::MAX_SPEED_FACTOR,
             );
             gl.use_program(None);
-            let lines = LineProgram {
-                program: line_program,
-                view_proj: location(line_program, "u_view_proj"),
-                eye: location(line_program, "u_eye"),
-                scale: location(line_program, "u_scale"),
-                fog: location(line_program, "u_fog"),
-                color: location(line_program, "u_color"),
-            };
-            let spheres = SphereProgram {
-                program: sphere_program,
-                view_proj: location(sphere_program, "u_view_proj"),
-                eye: location(sphere_program, "u_eye"),
-                sphere: location(sphere_program, "u_sphere"),
-                fog: location(sphere_program, "u_fog"),
-            };
-
-            // The cone: static mesh (attributes 0, 1) + per-instance records (2, 3).
-            let cone = mesh::cone();
-            let cone_vao = gl.create_vertex_array()?;
-            gl.bind_vertex_array(Some(cone_vao));
-            let cone_vertices = gl.create_buffer()?;
-            gl.bind_buffer(glow::ARRAY_BUFFER, Some(cone_vertices));
-            gl.buffer_data_u8_slice(
-                glow::ARRAY_BUFFER,
-                as_bytes(&cone.vertices),
-                glow::STATIC_DRAW,
-            );
-            let stride = (mesh::VERTEX_FLOATS * 4) as i32;
-            gl.enable_vertex_attrib_array(0);
-            gl.vertex_attrib_pointer_f32(0, 3, glow::FLOAT, false, stride, 0);
-            gl.enable_vertex_attrib_array(1);
-            gl.vertex_attrib_pointer_f32(1, 3, glow::FLOAT, false, stride, 12);
-            let cone_indices = gl.create_buffer()?;
-            gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(cone_indices));
-            gl.buffer_data_u8_slice(
-                glow::ELEMENT_ARRAY_BUFFER,
-                index_bytes(&cone.indices),
-                glow::STATIC_DRAW,
-            );
-            let instances = gl.create_buffer()?;
-            gl.bind_buffer(glow::ARRAY_BUFFER, Some(instances));
-            gl.buffer_data_size(
-                glow::ARRAY_BUFFER,
-                INITIAL_CAPACITY as i32 * INSTANCE_BYTES,
-                glow::DYNAMIC_DRAW,
-            );
-            for (attribute, offset) in [(2, 0), (3, 16)] {
-                gl.enable_vertex_attrib_array(attribute);
-                gl.vertex_attrib_pointer_f32(
-                    attribute,
-                    4,
-                    glow::FLOAT,
-                    false,
-                    INSTANCE_BYTES,
-                    offset,
-                );
-                gl.vertex_attrib_divisor(attribute, 1);
-            }
-            gl.bind_vertex_array(None);
-
-            // The cube's edges.
-            let edges = mesh::cube_edges();
-            let lines_mesh_len = edges.len();
-            let box_vao = gl.create_vertex_array()?;
-            gl.bind_vertex_array(Some(box_vao));
-            let box_vertices = gl.create_buffer()?;
-            gl.bind_buffer(glow::ARRAY_BUFFER, Some(box_vertices));
-            gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, as_bytes(&edges), glow::STATIC_DRAW);
-            gl.enable_vertex_attrib_array(0);
-            gl.vertex_attrib_pointer_f32(0, 3, glow::FLOAT, false, 12, 0);
-
-            // Obstacles: one unit sphere, placed and scaled by a uniform per obstacle.
-            let ball = mesh::sphere();
-            let sphere_vao = gl.create_vertex_array()?;
-            gl.bind_vertex_array(Some(sphere_vao));
-            let sphere_vertices = gl.create_buffer()?;
-            gl.bind_buffer(glow::ARRAY_BUFFER, Some(sphere_vertices));
-            gl.buffer_data_u8_slice(
-                glow::ARRAY_BUFFER,
-                as_bytes(&ball.vertices),
-                glow::STATIC_DRAW,
-            );
-            gl.enable_vertex_attrib_array(0);
-            gl.vertex_attrib_pointer_f32(0, 3, glow::FLOAT, false, stride, 0);
-            let sphere_indices = gl.create_buffer()?;
-            gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(sphere_indices));
-            gl.buffer_data_u8_slice(
-                glow::ELEMENT_ARRAY_BUFFER,
-                index_bytes(&ball.indices),
-                glow::STATIC_DRAW,
-            );
-
-            // The leaders' loop: filled when leaders first appear, refilled when it moves.
-            let path_vao = gl.create_vertex_array()?;
-            gl.bind_vertex_array(Some(path_vao));
-            let path_vertices = gl.create_buffer()?;
-            gl.bind_buffer(glow::ARRAY_BUFFER, Some(path_vertices));
-            gl.buffer_data_size(
-                glow::ARRAY_BUFFER,
-                (PATH_SAMPLES * 12) as i32,
-                glow::DYNAMIC_DRAW,
-            );
-            gl.enable_vertex_attrib_array(0);
-            gl.vertex_attrib_pointer_f32(0, 3, glow::FLOAT, false, 12, 0);
-            gl.bind_vertex_array(None);
-            gl.bind_buffer(glow::ARRAY_BUFFER, None);
 
             // Fixed state: this renderer owns the context.
             gl.enable(glow::DEPTH_TEST);
@@ -293,41 +238,34 @@ impl Renderer {
             gl.enable(glow::BLEND);
             gl.blend_func(glow::ONE, glow::ONE_MINUS_SRC_ALPHA);
             gl.clear_color(0.0, 0.0, 0.0, 0.0);
-
-            let instruments = OverlayGl::new(&gl)?;
-            Ok(Renderer {
-                instruments,
-                geometry: Geometry::default(),
-                trails: Ring::default(),
-                cones,
-                lines,
-                spheres,
-                cone_vao,
-                cone_vertices,
-                cone_indices,
-                cone_index_count: cone.indices.len() as i32,
-                instances,
-                capacity: INITIAL_CAPACITY,
-                staging: Vec::with_capacity(INITIAL_CAPACITY * INSTANCE_FLOATS),
-                box_vao,
-                box_vertices,
-                box_vertex_count: (lines_mesh_len / 3) as i32,
-                sphere_vao,
-                sphere_vertices,
-                sphere_indices,
-                sphere_index_count: ball.indices.len() as i32,
-                path_vao,
-                path_vertices,
-                path: Vec::new(),
-                path_scratch: Vec::with_capacity(PATH_SAMPLES * 3),
-                gl,
-            })
         }
+
+        let instruments = OverlayGl::new(&gl)?;
+        Ok(Renderer {
+            instruments,
+            geometry: Geometry::default(),
+            trails: Ring::default(),
+            cones,
+            lines,
+            spheres,
+            cone,
+            instances,
+            staging: Vec::with_capacity(INITIAL_CAPACITY * INSTANCE_FLOATS),
+            box_vao,
+            box_vertices,
+            box_vertex_count: (edges.len() / 3) as i32,
+            sphere,
+            path_vao,
+            path_vertices,
+            path: Vec::new(),
+            path_scratch: Vec::with_capacity(PATH_SAMPLES * 3),
+            gl,
+        })
     }
 
     /// Instances the GPU buffer holds now (grows by doubling, never shrinks).
     pub fn capacity(&self) -> usize {
-        self.capacity
+        self.instances.capacity() / INSTANCE_FLOATS
     }
 
     /// Interleaves the flock's boids, then its hawks and leaders, into the staging records;
@@ -369,12 +307,8 @@ impl Renderer {
         if self.path_scratch != self.path {
             std::mem::swap(&mut self.path, &mut self.path_scratch);
             if !self.path.is_empty() {
-                let gl = &self.gl;
-                // SAFETY: uploads into this renderer's own buffer, sized for PATH_SAMPLES.
-                unsafe {
-                    gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.path_vertices));
-                    gl.buffer_sub_data_u8_slice(glow::ARRAY_BUFFER, 0, as_bytes(&self.path));
-                }
+                // Never more than PATH_SAMPLES points, the room it was made with.
+                self.path_vertices.upload(&self.gl, &self.path);
             }
         }
     }
@@ -426,21 +360,12 @@ impl Renderer {
                 gl.uniform_1_i32(c.colour_by.as_ref(), instruments.colour_by.index() as i32);
                 gl.uniform_1_f32(c.scale.as_ref(), ColourBy::neighbour_scale(flock));
                 gl.uniform_1_i32(c.selected.as_ref(), selected.map_or(-1, |i| i as i32));
-                gl.bind_vertex_array(Some(self.cone_vao));
-                gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.instances));
-                if count > self.capacity {
-                    // Rare: room for at least twice as many, so growth is logarithmic.
-                    self.capacity = count.next_power_of_two().max(2 * self.capacity);
-                    gl.buffer_data_size(
-                        glow::ARRAY_BUFFER,
-                        (self.capacity as i32) * INSTANCE_BYTES,
-                        glow::DYNAMIC_DRAW,
-                    );
-                }
-                gl.buffer_sub_data_u8_slice(glow::ARRAY_BUFFER, 0, as_bytes(&self.staging));
+                gl.bind_vertex_array(Some(self.cone.vao));
+                // Rare growth: room for at least twice as many, so it is logarithmic.
+                self.instances.upload(gl, &self.staging);
                 gl.draw_elements_instanced(
                     glow::TRIANGLES,
-                    self.cone_index_count,
+                    self.cone.index_count,
                     glow::UNSIGNED_SHORT,
                     0,
                     count as i32,
@@ -454,12 +379,12 @@ impl Renderer {
                 gl.uniform_matrix_4_f32_slice(o.view_proj.as_ref(), false, &view_proj);
                 gl.uniform_3_f32(o.eye.as_ref(), frame.eye.x, frame.eye.y, frame.eye.z);
                 gl.uniform_2_f32(o.fog.as_ref(), fog[0], fog[1]);
-                gl.bind_vertex_array(Some(self.sphere_vao));
+                gl.bind_vertex_array(Some(self.sphere.vao));
                 for &[x, y, z, radius] in obstacles {
                     gl.uniform_4_f32(o.sphere.as_ref(), x, z, y, radius);
                     gl.draw_elements(
                         glow::TRIANGLES,
-                        self.sphere_index_count,
+                        self.sphere.index_count,
                         glow::UNSIGNED_SHORT,
                         0,
                     );
@@ -572,17 +497,17 @@ impl Drop for Renderer {
                 return;
             }
             self.instruments.delete(gl);
-            for vao in [self.cone_vao, self.box_vao, self.sphere_vao, self.path_vao] {
+            for vao in [self.cone.vao, self.box_vao, self.sphere.vao, self.path_vao] {
                 gl.delete_vertex_array(vao);
             }
             for buffer in [
-                self.cone_vertices,
-                self.cone_indices,
-                self.instances,
+                self.cone.vertices,
+                self.cone.indices,
+                self.instances.buffer,
                 self.box_vertices,
-                self.sphere_vertices,
-                self.sphere_indices,
-                self.path_vertices,
+                self.sphere.vertices,
+                self.sphere.indices,
+                self.path_vertices.buffer,
             ] {
                 gl.delete_buffer(buffer);
             }

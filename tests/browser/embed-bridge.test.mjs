@@ -5,8 +5,8 @@
 // nothing. The learning-platform recipe of docs/embedding.md runs as written.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, distDir, sameArrays } from './helpers.mjs';
-import { PLACEHOLDERS, cargoVersion, recipe, serveFolder } from './package-helpers.mjs';
+import { launchBrowser, distDir, sameArrays, serve } from './helpers.mjs';
+import { PLACEHOLDERS, cargoVersion, recipe } from './package-helpers.mjs';
 
 const env = {};
 
@@ -24,14 +24,14 @@ const parentPage = (src) => `<!doctype html>
 <body><iframe src="${src}" title="Boids" width="640" height="400"></iframe></body></html>`;
 
 before(async () => {
-  env.boids = await serveFolder({ root: distDir });
+  env.boids = await serve({ root: distDir });
   const query = (origins) => `${env.boids.url}embed.html?count=300&seed=5${origins ? `&origins=${encodeURIComponent(origins)}` : ''}`;
   // The platform: allowed. The stranger: another origin, not listed. The deaf: no ?origins= at all.
   // (The pages name the servers' origins, so they are filled in once the servers listen.)
   env.platformPages = { '/parent.js': PARENT_JS };
   env.strangerPages = { '/parent.js': PARENT_JS };
-  env.platform = await serveFolder({ pages: env.platformPages });
-  env.stranger = await serveFolder({ pages: env.strangerPages });
+  env.platform = await serve({ pages: env.platformPages });
+  env.stranger = await serve({ pages: env.strangerPages });
   env.platformPages['/platform.html'] = parentPage(query(`https://not-this.example, ${env.platform.origin}, junk`));
   env.platformPages['/deaf.html'] = parentPage(query(null));
   env.strangerPages['/stranger.html'] = parentPage(query(env.platform.origin));

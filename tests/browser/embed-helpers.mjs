@@ -3,18 +3,18 @@
 // - serveEmbed(): dist/ plus in-memory test pages, every response with the strict CSP header
 // - page builders and small readers of an element's state
 
-import { distDir, serveDist } from './helpers.mjs';
+import { distDir, serve } from './helpers.mjs';
 
 /** The policy the page and the embed must run under (issue 5). */
 export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'";
 
 /**
  * Serves dist/ and `pages` ({ '/test/x.html': html }) on 127.0.0.1:<random port>, each
- * response with `Content-Security-Policy: csp` (pass csp: null for none). Records every
- * request path. Returns { url, requests, close }.
+ * response with `Content-Security-Policy: csp` (pass csp: null for none): helpers.mjs
+ * `serve` with the strict policy by default.
  */
 export function serveEmbed({ pages = {}, csp = STRICT_CSP, root = distDir } = {}) {
-  return serveDist({ root, pages, csp });
+  return serve({ root, pages, csp });
 }
 
 /** A test page: the one script tag a teacher writes, a stylesheet, and `body` as given. */

@@ -1,6 +1,6 @@
 // Shared helpers for the browser tests (not a test file: `node --test` runs only *.test.mjs).
 //
-// - serveDist(): a tiny static server for dist/ on 127.0.0.1 at a random port
+// - serve(): the tests' one static server (dist/ or any folder, in-memory pages, CSP, CORS)
 // - launchBrowser(): Debian's chromium through playwright-core (never a downloaded browser)
 // - GL_COUNTER_SCRIPT: an init script that counts WebGL2 calls per animation frame
 // - PNG helpers: decode a screenshot, compare it with its background or with another one
@@ -28,6 +28,7 @@ const MIME = {
   '.css': 'text/css; charset=utf-8',
   '.json': 'application/json',
   '.map': 'application/json',
+  '.md': 'text/markdown; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.jpg': 'image/jpeg',
@@ -37,15 +38,19 @@ const MIME = {
 };
 
 /**
- * Serves dist/ (or `root`) on 127.0.0.1:<random port>, plus in-memory `pages`
- * ({ '/test/x.html': html }); with `csp`, every response carries it as a
- * Content-Security-Policy header. Records every request path. Returns { url, requests, close }.
+ * The tests' one static server, on 127.0.0.1:<random port>: the files of `root` (dist/ by
+ * default; null: `pages` only) and in-memory `pages` ({ '/test/x.html': text }). `csp` adds a
+ * Content-Security-Policy header to every response; `cors` adds
+ * `Access-Control-Allow-Origin: *`, as CDNs that serve npm packages do. Records every request
+ * as { path, status } (not the browser's own /favicon.ico, answered 204 when there is no such
+ * file). Returns { url, origin, requests, close }; `url` ends with `/`.
  */
-export async function serveDist({ root = distDir, pages = {}, csp = null } = {}) {
-  if (!existsSync(path.join(root, 'index.html'))) {
+export async function serve({ root = distDir, pages = {}, csp = null, cors = false } = {}) {
+  if (root === distDir && !existsSync(path.join(root, 'index.html'))) {
     throw new Error(`${root}/index.html is missing: run \`trunk build --release --offline\` first`);
   }
   const requests = [];
+  const type = (name) => MIME[path.extname(name).toLowerCase()] ?? 'application/octet-stream';
   const server = createServer((req, res) => {
     let pathname;
     try {
@@ -54,33 +59,36 @@ export async function serveDist({ root = distDir, pages = {}, csp = null } = {})
       res.writeHead(400).end('bad request');
       return;
     }
-    requests.push(pathname);
     const headers = { 'cache-control': 'no-store' };
     if (csp) headers['content-security-policy'] = csp;
+    if (cors) headers['access-control-allow-origin'] = '*';
     if (pages[pathname] != null) {
-      const type = MIME[path.extname(pathname)] ?? 'text/html; charset=utf-8';
-      res.writeHead(200, { ...headers, 'content-type': type }).end(pages[pathname]);
+      requests.push({ path: pathname, status: 200 });
+      // A page's type by its name; a page named without an extension is HTML.
+      const pageType = MIME[path.extname(pathname).toLowerCase()] ?? 'text/html; charset=utf-8';
+      res.writeHead(200, { ...headers, 'content-type': pageType }).end(pages[pathname]);
       return;
     }
-    if (pathname.endsWith('/')) pathname += 'index.html';
-    const file = path.join(root, pathname);
-    if (!file.startsWith(root + path.sep) || !existsSync(file) || !statSync(file).isFile()) {
+    const file = root && path.join(root, pathname.endsWith('/') ? `${pathname}index.html` : pathname);
+    if (!file || !file.startsWith(root + path.sep) || !existsSync(file) || !statSync(file).isFile()) {
+      if (pathname === '/favicon.ico') {
+        res.writeHead(204, headers).end();
+        return;
+      }
+      requests.push({ path: pathname, status: 404 });
       res.writeHead(404, { ...headers, 'content-type': 'text/plain' }).end('not found');
       return;
     }
-    const type = MIME[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
-    res.writeHead(200, { ...headers, 'content-type': type }).end(readFileSync(file));
+    requests.push({ path: pathname, status: 200 });
+    res.writeHead(200, { ...headers, 'content-type': type(file) }).end(readFileSync(file));
   });
   await new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', resolve);
   });
   const { port } = server.address();
-  return {
-    url: `http://127.0.0.1:${port}/`,
-    requests,
-    close: () => new Promise((resolve) => server.close(resolve)),
-  };
+  const origin = `http://127.0.0.1:${port}`;
+  return { url: `${origin}/`, origin, requests, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
 /**
@@ -104,12 +112,12 @@ export function slide(page, name, value) {
 /**
  * Serves dist/ and starts Chromium before a test file's tests, and stops both after them.
  * `const env = useDistAndBrowser();` at the top of a file, then `env.server.url` and
- * `env.browser.newPage()` inside its tests. `serveOptions` go to `serveDist`.
+ * `env.browser.newPage()` inside its tests. `serveOptions` go to `serve`.
  */
 export function useDistAndBrowser(serveOptions = {}) {
   const env = {};
   before(async () => {
-    env.server = await serveDist(serveOptions);
+    env.server = await serve(serveOptions);
     env.browser = await launchBrowser();
   });
   after(async () => {

@@ -3,12 +3,10 @@
 //
 // - packTarball(): scripts/package.sh --no-build on the dist/ there is; the tarball's path
 // - installTarball(): `npm install <tarball>` into an empty temporary folder (offline)
-// - serveFolder(): a static server of any folder, with optional CSP, CORS and in-memory pages
 // - recipe(): a code block of docs/embedding.md, so that the docs' recipes are what is tested
 
-import { createServer } from 'node:http';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { decodePng, foreground, repoRoot, saveArtifact } from './helpers.mjs';
@@ -36,63 +34,6 @@ export function installTarball(tarball) {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return folder;
-}
-
-const MIME = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.md': 'text/markdown; charset=utf-8',
-};
-
-/**
- * Serves `root` (may be null: pages only) on 127.0.0.1:<random port>: files, and `pages`
- * ({ '/x.html': text }) from memory. `csp` adds a Content-Security-Policy header to every
- * response; `cors` adds `Access-Control-Allow-Origin: *`, as CDNs that serve npm packages do.
- * Records every request. Returns { url, origin, requests, close }.
- */
-export async function serveFolder({ root = null, pages = {}, csp = null, cors = false } = {}) {
-  const requests = [];
-  const server = createServer((req, res) => {
-    let pathname;
-    try {
-      pathname = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    } catch {
-      res.writeHead(400).end('bad request');
-      return;
-    }
-    const headers = { 'cache-control': 'no-store' };
-    if (csp) headers['content-security-policy'] = csp;
-    if (cors) headers['access-control-allow-origin'] = '*';
-    const type = (name) => MIME[path.extname(name).toLowerCase()] ?? 'application/octet-stream';
-    if (pathname === '/favicon.ico') {
-      res.writeHead(204, headers).end(); // the browser's own request, not the page's: not recorded
-      return;
-    }
-    if (pages[pathname] != null) {
-      requests.push({ path: pathname, status: 200 });
-      res.writeHead(200, { ...headers, 'content-type': type(pathname) }).end(pages[pathname]);
-      return;
-    }
-    const file = root && path.join(root, pathname.endsWith('/') ? `${pathname}index.html` : pathname);
-    if (!file || !file.startsWith(root + path.sep) || !existsSync(file) || !statSync(file).isFile()) {
-      requests.push({ path: pathname, status: 404 });
-      res.writeHead(404, { ...headers, 'content-type': 'text/plain' }).end('not found');
-      return;
-    }
-    requests.push({ path: pathname, status: 200 });
-    res.writeHead(200, { ...headers, 'content-type': type(file) }).end(readFileSync(file));
-  });
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address();
-  const origin = `http://127.0.0.1:${port}`;
-  return { url: `${origin}/`, origin, requests, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
 /**

@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { launchBrowser, watchProblems } from './helpers.mjs';
+import { launchBrowser, serve, watchProblems } from './helpers.mjs';
 import { CSP_WATCH_SCRIPT } from './embed-helpers.mjs';
-import { PLACEHOLDERS, cargoVersion, drawnFraction, installTarball, packTarball, recipe, serveFolder } from './package-helpers.mjs';
+import { PLACEHOLDERS, cargoVersion, drawnFraction, installTarball, packTarball, recipe } from './package-helpers.mjs';
 
 const version = cargoVersion();
 const env = {};
@@ -127,7 +127,7 @@ test('static-site recipe: the installed package in a sub-folder draws cones, in 
   const site = path.join(env.folder, 'site');
   execFileSync('mkdir', ['-p', path.join(site, 'vendor'), path.join(site, 'lessons', 'week1')]);
   execFileSync('cp', ['-r', path.join(env.folder, 'node_modules', 'boids-flock'), path.join(site, 'vendor', 'boids-flock')]);
-  const server = await serveFolder({ root: site, pages: { '/lessons/week1/flock.html': recipe('static-site') } });
+  const server = await serve({ root: site, pages: { '/lessons/week1/flock.html': recipe('static-site') } });
   try {
     for (const build of ['relaxed-simd', 'simd128']) {
       await openAndDraw(`${server.url}lessons/week1/flock.html`, { build, label: 'static-site' });
@@ -144,12 +144,12 @@ test('static-site recipe: the installed package in a sub-folder draws cones, in 
 });
 
 test('plain-page recipe: the package from a second origin draws under a CSP that allows only that origin', { timeout: 240_000 }, async () => {
-  const cdn = await serveFolder({ root: env.folder, cors: true });
+  const cdn = await serve({ root: env.folder, cors: true });
   const cdnBase = `${cdn.url}node_modules/boids-flock/`;
   const policy = `default-src 'none'; script-src ${cdn.origin} 'wasm-unsafe-eval'; connect-src ${cdn.origin}; style-src ${cdn.origin}`;
   const html = recipe('plain-page').replace(PLACEHOLDERS.cdn, cdnBase);
   assert.ok(html.includes(cdnBase), 'the recipe names the CDN');
-  const site = await serveFolder({ pages: { '/lesson.html': html }, csp: policy });
+  const site = await serve({ pages: { '/lesson.html': html }, csp: policy });
   try {
     await openAndDraw(`${site.url}lesson.html`, { build: 'relaxed-simd', label: 'second-origin' });
     const onSite = site.requests.map((r) => r.path);
@@ -162,7 +162,7 @@ test('plain-page recipe: the package from a second origin draws under a CSP that
 });
 
 test('the pixel check can fail: the same stage with its canvas hidden reads as empty', { timeout: 120_000 }, async () => {
-  const server = await serveFolder({ root: env.folder, pages: { '/lesson.html': recipe('plain-page').replace(PLACEHOLDERS.cdn, '/node_modules/boids-flock/') } });
+  const server = await serve({ root: env.folder, pages: { '/lesson.html': recipe('plain-page').replace(PLACEHOLDERS.cdn, '/node_modules/boids-flock/') } });
   try {
     const page = await env.browser.newPage({ viewport: { width: 900, height: 700 } });
     await page.goto(`${server.url}lesson.html`);

@@ -7,6 +7,55 @@ use crate::sim::settings::Settings;
 
 use super::Flock;
 
+/// The parameters that are one `f32` field of `Settings` and need nothing more when set:
+/// `get` and `apply` both reach them through this one list, so each is named once here (and
+/// once in the table, `params::PARAMS`). The others have their own arms below; a parameter
+/// in neither panics in `get` and `set` (tests/properties.rs calls both for every one).
+macro_rules! plain_fields {
+    ($($param:ident => $field:ident,)*) => {
+        /// A plain parameter's value (`None`: the parameter is not plain).
+        fn plain(settings: &Settings, param: Param) -> Option<f32> {
+            match param {
+                $(Param::$param => Some(settings.$field),)*
+                _ => None,
+            }
+        }
+
+        /// A plain parameter's field, to write (`None`: the parameter is not plain).
+        fn plain_mut(settings: &mut Settings, param: Param) -> Option<&mut f32> {
+            match param {
+                $(Param::$param => Some(&mut settings.$field),)*
+                _ => None,
+            }
+        }
+    };
+}
+
+plain_fields! {
+    Separation => separation,
+    Alignment => alignment,
+    Cohesion => cohesion,
+    Perception => perception,
+    SeparationRadius => separation_radius,
+    FieldOfView => field_of_view,
+    MaxForce => max_force,
+    FleeRadius => flee_radius,
+    LeaderWeight => leader_weight,
+    PointerStrength => pointer_strength,
+    WindStrength => wind_strength,
+    WindHeading => wind_heading,
+    WindElevation => wind_elevation,
+}
+
+/// A toggle as the table reads it: 0 or 1.
+fn flag(on: bool) -> f64 {
+    if on {
+        1.0
+    } else {
+        0.0
+    }
+}
+
 impl Flock {
     /// Sets every parameter the preset `name` lists (see `presets::PRESETS`).
     pub fn apply_preset(&mut self, name: &str) -> Result<(), UnknownPreset> {
@@ -43,34 +92,24 @@ impl Flock {
     /// The current value of a parameter, in the table's units.
     pub fn get(&self, param: Param) -> f64 {
         let s = &self.settings;
-        let value = match param {
-            Param::Count => return self.len() as f64,
-            Param::Seed => return f64::from(self.seed),
-            Param::Wrap => return if s.wrap { 1.0 } else { 0.0 },
-            Param::Speed => s.speed,
-            Param::Separation => s.separation,
-            Param::Alignment => s.alignment,
-            Param::Cohesion => s.cohesion,
-            Param::Perception => s.perception,
-            Param::SeparationRadius => s.separation_radius,
-            Param::FieldOfView => s.field_of_view,
-            Param::MaxForce => s.max_force,
-            Param::WorldSize => self.world,
-            Param::Predators => return s.predators as f64,
-            Param::PredatorSpeed => s.predator_speed,
-            Param::FleeRadius => s.flee_radius,
-            Param::Leaders => return s.leaders as f64,
-            Param::LeaderWeight => s.leader_weight,
-            Param::PointerStrength => s.pointer_strength,
-            Param::WindStrength => s.wind_strength,
-            Param::WindHeading => s.wind_heading,
-            Param::WindElevation => s.wind_elevation,
-            Param::SpeciesCount => return s.species as f64,
-            Param::Flat => return if s.flat { 1.0 } else { 0.0 },
-            Param::Topological => return if s.topological { 1.0 } else { 0.0 },
-            Param::NearestK => return s.nearest_k as f64,
-        };
-        f64::from(value)
+        if let Some(value) = plain(s, param) {
+            return f64::from(value);
+        }
+        match param {
+            Param::Count => self.len() as f64,
+            Param::Seed => f64::from(self.seed),
+            Param::Wrap => flag(s.wrap),
+            Param::Speed => f64::from(s.speed),
+            Param::WorldSize => f64::from(self.world),
+            Param::Predators => s.predators as f64,
+            Param::PredatorSpeed => f64::from(s.predator_speed),
+            Param::Leaders => s.leaders as f64,
+            Param::SpeciesCount => s.species as f64,
+            Param::Flat => flag(s.flat),
+            Param::Topological => flag(s.topological),
+            Param::NearestK => s.nearest_k as f64,
+            _ => unreachable!("plain parameters are read above"),
+        }
     }
 
     /// Sets a parameter: clamped to the table's range; a non-finite value changes nothing
@@ -83,6 +122,10 @@ impl Flock {
     pub(super) fn apply(&mut self, param: Param, value: f64) -> Result<(), ParamError> {
         let value = param.spec().sanitize(value)?;
         let real = value as f32;
+        if let Some(field) = plain_mut(&mut self.settings, param) {
+            *field = real;
+            return Ok(());
+        }
         let s = &mut self.settings;
         match param {
             Param::Count => self.set_count(value as usize),
@@ -97,13 +140,6 @@ impl Flock {
                 // Everyone changes pace at once, so the flock keeps its shape.
                 self.velocities.iter_mut().for_each(|v| *v *= ratio);
             }
-            Param::Separation => s.separation = real,
-            Param::Alignment => s.alignment = real,
-            Param::Cohesion => s.cohesion = real,
-            Param::Perception => s.perception = real,
-            Param::SeparationRadius => s.separation_radius = real,
-            Param::FieldOfView => s.field_of_view = real,
-            Param::MaxForce => s.max_force = real,
             Param::WorldSize => {
                 s.world_size = Some(real);
                 self.update_world();
@@ -119,18 +155,12 @@ impl Flock {
                 s.predator_speed = real;
                 self.behaviours.set_hawk_speed(real);
             }
-            Param::FleeRadius => s.flee_radius = real,
             Param::Leaders => {
                 s.leaders = value as usize;
                 let (world, flat, cruise) = (self.world, s.flat, s.speed);
                 self.behaviours
                     .set_leaders(value as usize, world, flat, cruise);
             }
-            Param::LeaderWeight => s.leader_weight = real,
-            Param::PointerStrength => s.pointer_strength = real,
-            Param::WindStrength => s.wind_strength = real,
-            Param::WindHeading => s.wind_heading = real,
-            Param::WindElevation => s.wind_elevation = real,
             Param::SpeciesCount => {
                 if s.species != value as usize {
                     s.species = value as usize;
@@ -148,6 +178,7 @@ impl Flock {
             }
             Param::Topological => s.topological = value != 0.0,
             Param::NearestK => s.nearest_k = value as usize,
+            _ => unreachable!("plain parameters are set above"),
         }
         Ok(())
     }
