@@ -35,6 +35,7 @@ import { sceneMethods } from './scene.js';
 import { keyMethods } from './keys.js';
 import { contextMethods } from './gl-context.js';
 import { INSTRUMENT_OPTIONS, instrumentMethods } from './instruments.js';
+import { likelyLoaded } from './i18n.js';
 
 /** Fixed simulation step, seconds: motion does not depend on the display's refresh rate. */
 const STEP = 1 / 60;
@@ -429,4 +430,7 @@ Object.assign(BoidsFlock.prototype, settingsMethods, panelMethods, sceneMethods,
 // `selectedId` is a getter: copied as a property, not as its value.
 Object.defineProperties(BoidsFlock.prototype, Object.getOwnPropertyDescriptors(instrumentMethods));
 
+// The languages the flocks here will show, fetched alongside the wasm (i18n.js): waiting
+// for them (a few KB, long done when the wasm is) keeps the first paint from flashing English.
+await likelyLoaded;
 customElements.define('boids-flock', BoidsFlock);
