@@ -25,6 +25,9 @@
 // scene.js (obstacles and the pointer), keys.js (shortcuts and the Keys help) and
 // gl-context.js (the WebGL context's life).
 
+// First: i18n.js asks for the page's language tables as it runs, before wasm-load.js starts
+// the wasm (a module runs in import order, and wasm-load.js awaits the wasm at top level).
+import { likelyLoaded } from './i18n.js';
 import { PRESETS, SPECS, build, errorText, initError, isTrap, panicMessage, version } from './wasm-load.js';
 import { writeParam } from './controls.js';
 import { OPTIONS, isOn } from './settings.js';
@@ -35,7 +38,6 @@ import { sceneMethods } from './scene.js';
 import { keyMethods } from './keys.js';
 import { contextMethods } from './gl-context.js';
 import { INSTRUMENT_OPTIONS, instrumentMethods } from './instruments.js';
-import { likelyLoaded } from './i18n.js';
 
 /** Fixed simulation step, seconds: motion does not depend on the display's refresh rate. */
 const STEP = 1 / 60;
