@@ -141,7 +141,7 @@ function scanLine(line, stack, lastSignificant) {
 function scripts(folder) {
   return readdirSync(folder, { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile() && entry.name.endsWith('.js'))
-    .map((entry) => path.join(entry.parentPath, entry.name));
+    .map((entry) => path.join(entry.parentPath ?? entry.path, entry.name));
 }
 
 /** Throws unless `file` still parses as a module. */
