@@ -15,6 +15,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 /** After one of these characters (or a keyword below) a `/` starts a regular expression. */
 const BEFORE_REGEX = new Set('(,=:[!&|?{};+-*%<>~^'.split(''));
@@ -151,7 +152,7 @@ function checkSyntax(file, scratch) {
   execFileSync(process.execPath, ['--check', copy], { stdio: 'pipe' });
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const folder = process.argv[2] ?? process.env.TRUNK_STAGING_DIR;
   if (!folder) throw new Error('usage: node scripts/strip-comments.mjs <folder> (or run by trunk as a hook)');
   const scratch = mkdtempSync(path.join(tmpdir(), 'strip-'));
