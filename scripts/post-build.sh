@@ -4,7 +4,7 @@
 # first compares it:
 # 1. scripts/build-relaxed.sh: the relaxed-SIMD module beside boids_bg.wasm;
 # 2. release builds only: scripts/strip-comments.mjs takes the comment lines out of the
-#    scripts a browser downloads (~17 KB gzipped of the page's ~210; `trunk serve` keeps them).
+#    scripts a browser downloads (21 KB gzipped of the page's 211; `trunk serve` keeps them).
 set -euo pipefail
 : "${TRUNK_STAGING_DIR:?run by trunk build or trunk serve, as the post_build hook in Trunk.toml}"
 cd "${TRUNK_SOURCE_DIR:-$(dirname "${BASH_SOURCE[0]}")/..}"

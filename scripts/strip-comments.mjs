@@ -3,7 +3,8 @@
 // folder. Only whole lines that are comments go — a `// …` line, a `/* … */` or `/** … */`
 // block standing alone; code keeps its lines, indentation and names, so a stack trace or a
 // reader of dist/ still finds their way. Why: the sources explain themselves at length, and
-// those comments were ~17 KB of the ~75 KB gzipped www/ (issue 11's 200 KB for the page).
+// those comments were ~17 KB of the ~75 KB gzipped www/, and the bindings' doc comments 5 KB
+// (issue 11's 200 KB for the page).
 // The commented sources stay in the repository (www/, src/web/).
 //
 // A small scanner keeps track of strings, template literals (with `${…}` inside) and regular
