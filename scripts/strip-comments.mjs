@@ -1,8 +1,8 @@
-// Trunk's last post_build hook (Trunk.toml): takes the comment lines out of the scripts a
-// browser downloads (www/, the bindings, their snippets, the lessons' scripts) in the staging
-// folder. Only whole lines that are comments go — a `// …` line, a `/* … */` or `/** … */`
-// block standing alone; code keeps its lines, indentation and names, so a stack trace or a
-// reader of dist/ still finds their way. Why: the sources explain themselves at length, and
+// The release build's last step (scripts/post-build.sh, Trunk's post_build hook): takes the
+// comment lines out of the scripts a browser downloads (www/, the bindings, their snippets,
+// the lessons' scripts) in the staging folder. Only whole lines that are comments go — a
+// `// …` line, a `/* … */` or `/** … */` block standing alone; code keeps its lines as they
+// were, indentation and names, so a reader of dist/ or a stack trace still finds the way. Why: the sources explain themselves at length, and
 // those comments were ~17 KB of the ~75 KB gzipped www/, and the bindings' doc comments 5 KB
 // (issue 11's 200 KB for the page).
 // The commented sources stay in the repository (www/, src/web/).
