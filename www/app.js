@@ -5,7 +5,7 @@
 // "loading", then "running" once the first frame is drawn, "no-webgl" without WebGL2,
 // or "error" after a panic or an uncaught exception (the message is shown in #message).
 
-import { LANGS, LANG_NAMES, texts } from './i18n.js';
+import { LANGS, LANG_NAMES, loadLang, texts } from './i18n.js';
 
 function showFatal(error) {
   // The module itself failed to load (a missing file, a syntax error): say so on the page.
@@ -40,8 +40,12 @@ async function main() {
     option.textContent = LANG_NAMES[lang];
     picker.append(option);
   }
-  picker.addEventListener('change', () => {
-    flock.setAttribute('lang', picker.value);
+  picker.addEventListener('change', async () => {
+    // The new language's table first (a few KB, i18n.js), so that nothing shows in English.
+    const lang = picker.value;
+    await loadLang(lang);
+    if (picker.value !== lang) return; // another language was picked meanwhile
+    flock.setAttribute('lang', lang);
     localize();
   });
   picker.closest('label').hidden = false;

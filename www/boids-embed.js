@@ -25,6 +25,9 @@
 // scene.js (obstacles and the pointer), keys.js (shortcuts and the Keys help) and
 // gl-context.js (the WebGL context's life).
 
+// First: i18n.js asks for the page's language tables as it runs, before wasm-load.js starts
+// the wasm (a module runs in import order, and wasm-load.js awaits the wasm at top level).
+import { likelyLoaded } from './i18n.js';
 import { PRESETS, SPECS, build, errorText, initError, isTrap, panicMessage, version } from './wasm-load.js';
 import { writeParam } from './controls.js';
 import { OPTIONS, isOn } from './settings.js';
@@ -429,4 +432,7 @@ Object.assign(BoidsFlock.prototype, settingsMethods, panelMethods, sceneMethods,
 // `selectedId` is a getter: copied as a property, not as its value.
 Object.defineProperties(BoidsFlock.prototype, Object.getOwnPropertyDescriptors(instrumentMethods));
 
+// The languages the flocks here will show, fetched alongside the wasm (i18n.js): waiting
+// for them (a few KB, long done when the wasm is) keeps the first paint from flashing English.
+await likelyLoaded;
 customElements.define('boids-flock', BoidsFlock);

@@ -4,7 +4,7 @@
 // link opens the same groups. Methods mixed into BoidsFlock (boids-embed.js).
 
 import { Flock, SPECS } from './wasm-load.js';
-import { texts, pickLang } from './i18n.js';
+import { loadLang, pickLang, texts } from './i18n.js';
 import { readParam, writeParam } from './controls.js';
 import { formatNumber, paramNames } from './settings.js';
 
@@ -114,7 +114,18 @@ export const settingsMethods = {
       warn(`lang=${quote(own)} is not one of en, uk, pl, ru; using ${this.lang_}`);
     }
     this.text = texts(this.lang_);
-    if (this.isPage) document.documentElement.lang = this.lang_;
+    if (this.isPage) document.documentElement.lang = this.text.lang;
+    if (this.text.lang !== this.lang_) {
+      // Not loaded yet (a language no flock showed when the page loaded): English until it
+      // arrives, then the panel is built again, as for any change of `lang` (state is kept).
+      const lang = this.lang_;
+      loadLang(lang).then(() => {
+        if (this.lang_ !== lang || this.text.lang === lang || !this.flock) return;
+        this.text = texts(lang);
+        if (this.isPage) document.documentElement.lang = this.text.lang;
+        this.buildUi();
+      });
+    }
   },
 
 

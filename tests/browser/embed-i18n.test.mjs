@@ -123,15 +123,24 @@ test('unknown lang falls back to English with a warning', { timeout: 60_000 }, a
 
 test('?lang= and the browser language choose the full page language', { timeout: 120_000 }, async () => {
   const page = await browser.newPage();
+  const tables = [];
+  page.on('request', (request) => {
+    const name = /\/www\/i18n-([a-z]+)\.js$/.exec(request.url())?.[1];
+    if (name) tables.push(name);
+  });
   await page.goto(`${server.url}?lang=ru`);
   await waitFlocks(page, 'boids-flock[page]');
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'ru');
+  // Only the tables this page shows: English (every language's fallback) and Russian.
+  assert.deepEqual(tables.sort(), ['en', 'ru'], 'the language tables fetched');
   assert.equal(await page.locator('#pause').textContent(), 'Пауза');
   assert.equal(await page.locator('h1').textContent(), 'Боиды', 'the page around the flock too');
   assert.equal(await page.locator('label[for="param-cohesion"]').textContent(), 'Сплочённость');
   // The picker switches language and keeps it in the URL.
+  // The Polish table is fetched first (only the reader's language loads with the page).
   await page.locator('#lang').selectOption('pl');
-  assert.equal(await page.locator('#rebuild').textContent(), 'Od nowa');
+  await page.waitForFunction(() => document.getElementById('rebuild').textContent === 'Od nowa', null, { timeout: 5000 });
+  assert.equal(await page.locator('h1').textContent(), 'Boidy', 'the page around the flock too');
   await page.waitForFunction(() => new URLSearchParams(location.search).get('lang') === 'pl', null, { timeout: 5000 });
   await page.close();
 
@@ -152,6 +161,7 @@ test('?lang= and the browser language choose the full page language', { timeout:
     document.body.append(document.createElement('boids-flock'));
   });
   await waitFlocks(lesson, 'boids-flock');
-  assert.equal(await lesson.locator('.bf-pause').textContent(), 'Pauza', 'an embed on a Polish page speaks Polish');
+  // Polish was not on the page when it loaded: its table arrives a moment later.
+  await lesson.waitForFunction(() => document.querySelector('.bf-pause').textContent === 'Pauza', null, { timeout: 5000 });
   await lesson.close();
 });

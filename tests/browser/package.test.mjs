@@ -48,7 +48,7 @@ test('the tarball holds what a page loads and nothing else; its size', () => {
     assert.doesNotMatch(file, /test|\.map$|~$|\.orig$|\.rej$|\.swp$|\.DS_Store|\.tgz$|node_modules|\.rs$/i, file);
   }
   for (const needed of ['boids.js', 'boids_bg.wasm', 'boids_relaxed_bg.wasm', 'www/boids-embed.js', 'www/embed-bridge.js',
-    'www/boids-flock.css', 'www/i18n.js', 'embed.html', 'README.md', 'LICENSE', 'CHANGELOG.md']) {
+    'www/boids-flock.css', 'www/i18n.js', 'www/i18n-en.js', 'www/i18n-uk.js', 'www/i18n-pl.js', 'www/i18n-ru.js', 'embed.html', 'README.md', 'LICENSE', 'CHANGELOG.md']) {
     assert.ok(files.includes(needed), `the package has ${needed}`);
   }
   const installed = path.join(env.folder, 'node_modules', 'boids-flock');
@@ -91,7 +91,7 @@ test("the package's package.json: version in step with Cargo.toml, exports, file
  * Opens `url`, waits for its <boids-flock> to run, checks that it drew cones and which build
  * it loaded; returns what it saw.
  */
-async function openAndDraw(url, { build, label }) {
+async function openAndDraw(url, { build, label, lang }) {
   const page = await env.browser.newPage({ viewport: { width: 900, height: 700 } });
   const watched = watchProblems(page);
   const csp = [];
@@ -109,8 +109,10 @@ async function openAndDraw(url, { build, label }) {
     });
   const seen = await page.evaluate(() => {
     const Element = customElements.get('boids-flock');
-    return { build: Element.build, version: Element.version };
+    const el = document.querySelector('boids-flock');
+    return { build: Element.build, version: Element.version, lang: el.text.lang };
   });
+  if (lang) assert.equal(seen.lang, lang, `${label}: the ${lang} texts loaded`);
   assert.equal(seen.build, build, `${label}: the ${build} build runs`);
   assert.equal(seen.version, version, `${label}: BoidsFlock.version`);
   const drawn = await drawnFraction(page, `${label}-${build}`);
@@ -147,14 +149,17 @@ test('plain-page recipe: the package from a second origin draws under a CSP that
   const cdn = await serve({ root: env.folder, cors: true });
   const cdnBase = `${cdn.url}node_modules/boids-flock/`;
   const policy = `default-src 'none'; script-src ${cdn.origin} 'wasm-unsafe-eval'; connect-src ${cdn.origin}; style-src ${cdn.origin}`;
-  const html = recipe('plain-page').replace(PLACEHOLDERS.cdn, cdnBase);
-  assert.ok(html.includes(cdnBase), 'the recipe names the CDN');
+  // A Ukrainian page: the element fetches www/i18n-uk.js beside itself, from the CDN too.
+  const html = recipe('plain-page').replace(PLACEHOLDERS.cdn, cdnBase).replace('<html lang="en">', '<html lang="uk">');
+  assert.ok(html.includes(cdnBase) && html.includes('lang="uk"'), 'the recipe names the CDN; the page is in Ukrainian');
   const site = await serve({ pages: { '/lesson.html': html }, csp: policy });
   try {
-    await openAndDraw(`${site.url}lesson.html`, { build: 'relaxed-simd', label: 'second-origin' });
+    await openAndDraw(`${site.url}lesson.html`, { build: 'relaxed-simd', label: 'second-origin', lang: 'uk' });
     const onSite = site.requests.map((r) => r.path);
     assert.deepEqual(onSite, ['/lesson.html'], 'the page\'s own origin served the page and nothing else');
     assert.ok(cdn.requests.some((r) => r.path.endsWith('/boids_relaxed_bg.wasm')), 'the wasm came from the second origin');
+    assert.ok(cdn.requests.some((r) => r.path.endsWith('/www/i18n-uk.js')), 'so did the Ukrainian texts');
+    assert.ok(!cdn.requests.some((r) => /\/www\/i18n-(pl|ru)\.js$/.test(r.path)), 'and no other language\'s');
   } finally {
     await site.close();
     await cdn.close();

@@ -1,0 +1,50 @@
+// scripts/strip-comments.mjs (the release build's last step): only whole comment lines go;
+// a line that merely looks like a comment inside a template literal, a string or a regular
+// expression stays, and so does every line of code. Also: dist/'s scripts have no comment
+// lines left and still parse (the hook checks each with `node --check`).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { stripComments } from '../../scripts/strip-comments.mjs';
+import { distDir } from './helpers.mjs';
+
+test('comment lines go, code stays', () => {
+  const source = [
+    '// a header',
+    '/**',
+    ' * A doc comment.',
+    ' */',
+    'export const a = 1; // a trailing comment stays with its code',
+    '  /* one line */',
+    'const t = `first line',
+    '// inside a template: text, not a comment',
+    '/* also text */ ${a + `nested',
+    '// nested template text`} end`;',
+    "const s = '// a string'; const r = /\\/\\/[/*]/g; const d = 4 / 2; // d",
+    '  // indented comment',
+    'const u = `${ { b: 1 }.b }`;',
+    '// the last line',
+  ].join('\n');
+  const expected = [
+    'export const a = 1; // a trailing comment stays with its code',
+    'const t = `first line',
+    '// inside a template: text, not a comment',
+    '/* also text */ ${a + `nested',
+    '// nested template text`} end`;',
+    "const s = '// a string'; const r = /\\/\\/[/*]/g; const d = 4 / 2; // d",
+    'const u = `${ { b: 1 }.b }`;',
+  ].join('\n');
+  assert.equal(stripComments(source), expected);
+});
+
+test("dist/'s scripts have no comment lines left", () => {
+  const scripts = readdirSync(distDir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.js'))
+    .map((e) => path.join(e.parentPath ?? e.path, e.name));
+  assert.ok(scripts.length > 20, `${scripts.length} scripts`);
+  for (const file of scripts) {
+    const lines = readFileSync(file, 'utf8').split('\n').filter((l) => /^\s*(\/\/|\/\*)/.test(l));
+    assert.deepEqual(lines, [], path.relative(distDir, file));
+  }
+});
