@@ -14,6 +14,7 @@ use std::ops::Range;
 
 use glam::{Vec3, Vec4};
 
+use super::edges::nearest_image;
 use super::rules::{self, Neighbourhood, COINCIDENT};
 use super::settings::Settings;
 
@@ -86,27 +87,10 @@ impl View {
         }
     }
 
-    /// Offset from `a` to `b` along one axis, across the edge when that is shorter.
+    /// Offset from `from` to `to`, across a wrapped edge when that is shorter (`WRAP`).
     #[inline(always)]
-    fn offset<const WRAP: bool>(&self, a: f32, b: f32) -> f32 {
-        let d = b - a;
-        if WRAP {
-            if d > self.half_world {
-                return d - self.world;
-            }
-            if d < -self.half_world {
-                return d + self.world;
-            }
-        }
-        d
-    }
-
     pub(super) fn offset_between<const WRAP: bool>(&self, from: Vec3, to: Vec3) -> Vec3 {
-        Vec3::new(
-            self.offset::<WRAP>(from.x, to.x),
-            self.offset::<WRAP>(from.y, to.y),
-            self.offset::<WRAP>(from.z, to.z),
-        )
+        nearest_image(to - from, self.world, WRAP)
     }
 }
 
