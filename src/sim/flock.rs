@@ -9,7 +9,7 @@ use super::leader::LeaderPath;
 use super::measures::{centre_of_mass, extent, measure, Metrics, Space};
 use super::nearest::{Nearest, Seeker};
 use super::rng::Rng;
-use super::scan::{Nearby, Sorted, Span, View};
+use super::scan::{Scanner, Sorted, Span, View};
 pub use super::settings::Settings;
 
 mod access;
@@ -53,12 +53,10 @@ pub struct Flock {
     behaviours: Behaviours,
     /// The old state in cell order, read while the new state is written (double buffer).
     sorted: Sorted,
-    /// Scratch: the spans of slots around one cell.
+    /// The radius scan's walk and its scratch.
+    scanner: Scanner,
+    /// Scratch: the spans of slots around one cell, for the nearest-k search.
     spans: Vec<Span>,
-    /// Scratch: a cell's neighbourhood, gathered into one range (`Sorted::gather_around`).
-    nearby: Nearby,
-    /// Scratch: where each slab of cells gathered into `nearby` ends.
-    slab_end: Vec<usize>,
     /// Scratch: what each boid saw, when all move together (`glide_all`).
     sightings: Sightings,
     /// Move every boid one at a time even when `glide_all` could: for tests that compare

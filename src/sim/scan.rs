@@ -20,10 +20,12 @@ use super::settings::Settings;
 
 mod sorted;
 mod spans;
+mod walk;
 mod window;
 
 pub use sorted::Sorted;
 pub use spans::{needs_nearest_image, neighbour_spans};
+pub use walk::Scanner;
 use window::look_around_lanes;
 
 /// `a * b + c`. In the relaxed-SIMD build (`scripts/build-relaxed.sh`) one

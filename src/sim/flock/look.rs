@@ -1,19 +1,15 @@
 //! Stage 1 and 2 of a step: sort the boids into grid cells, then look around — each boid's
-//! neighbours, through the SIMD scan (`scan`) or the nearest-k search (`nearest`).
+//! neighbours, through the SIMD scan's walk over the grid (`scan::Scanner`) or the nearest-k
+//! search (`nearest`).
 
 use crate::within::Within;
 
 use crate::sim::nearest::{self, Nearest, Search, Seeker};
 use crate::sim::rules::Neighbourhood;
-use crate::sim::scan::{
-    look_around_fast, needs_nearest_image, neighbour_spans, push_apart_piled, View,
-};
+use crate::sim::scan::{needs_nearest_image, neighbour_spans, View};
 
 use super::Flock;
 
-/// Boids gathered up a column of cells past which the slabs still needed move to the front
-/// (`scan_all`): 512 boids' six columns are 12 KiB.
-const COMPACT_AT: usize = 512;
 /// Nearest-k mode: grid cells this many times the typical distance to the k-th nearest
 /// neighbour at the flock's mean density (flocks are denser than the mean where boids are).
 /// Measured on the benchmark scenario: 0.8 beats 1.0, 1.2 and 1.5 (fewer candidates; the
@@ -76,109 +72,13 @@ impl Flock {
         if self.settings.topological {
             return self.scan_all_nearest(&view, visit);
         }
-        let dims = self.grid.dims();
-        let layers = self.grid.layers();
-        let wrap = self.settings.wrap;
-        let species = self.settings.species > 1;
-        let nearest_image = needs_nearest_image(&self.grid, wrap);
-        let mut spans = std::mem::take(&mut self.spans);
-        let mut nearby = std::mem::take(&mut self.nearby);
-        let mut slab_end = std::mem::take(&mut self.slab_end);
-        let edges = (wrap, self.world);
-        let mut examined = 0u64;
-        // Up each column of cells along y, so that neighbouring cells share the slabs of
-        // cells they both have around them (`Sorted::append_slab`).
-        for z in 0..layers {
-            for x in 0..dims {
-                // Slabs `first..next` are in `nearby`; slab `first + k` ends at `slab_end[k]`.
-                let (mut first, mut next) = (isize::MIN, isize::MIN);
-                for y in 0..dims {
-                    let own = self.grid.slots_of([x, y, z]);
-                    if own.is_empty() {
-                        continue;
-                    }
-                    let cell = [x, y, z];
-                    let window = if nearest_image {
-                        nearby
-                            .boids
-                            .gather_around(&self.sorted, &self.grid, cell, edges, species);
-                        0..nearby.boids.count()
-                    } else {
-                        let (lo, hi) = (y as isize - 1, y as isize + 1);
-                        if next < lo {
-                            (first, next) = (lo, lo);
-                            slab_end.clear();
-                        } else if let Some(&gathered) = slab_end.last() {
-                            if lo > first && gathered > COMPACT_AT {
-                                // The slabs still needed move to the front, so that what a
-                                // column gathers is rewritten in place, in the fastest cache,
-                                // instead of growing into fresh memory up a long column.
-                                let dropped = (lo - first) as usize;
-                                let kept_from = slab_end[dropped - 1];
-                                nearby.boids.move_to_front(kept_from..gathered, species);
-                                slab_end.drain(..dropped);
-                                for end in &mut slab_end {
-                                    *end -= kept_from;
-                                }
-                                first = lo;
-                            }
-                        }
-                        while next <= hi {
-                            let at = slab_end.last().copied().unwrap_or(0);
-                            let end = nearby.boids.append_slab(
-                                &self.sorted,
-                                &self.grid,
-                                [x, z],
-                                next,
-                                edges,
-                                species,
-                                at,
-                            );
-                            slab_end.push(end);
-                            next += 1;
-                        }
-                        let start = match lo - first {
-                            0 => 0,
-                            k => slab_end[k as usize - 1],
-                        };
-                        let end = slab_end[(hi - first) as usize];
-                        nearby.boids.pad(end);
-                        start..end
-                    };
-                    examined += (window.len() * own.len()) as u64;
-                    // Listed only when a boid has company at its very point.
-                    spans.clear();
-                    look_around_fast(
-                        own,
-                        &self.sorted,
-                        &mut nearby,
-                        window,
-                        &view,
-                        nearest_image,
-                        species,
-                        |i, mut seen, piled| {
-                            if piled {
-                                if spans.is_empty() {
-                                    neighbour_spans(&self.grid, cell, wrap, self.world, &mut spans);
-                                }
-                                push_apart_piled(
-                                    i,
-                                    &spans,
-                                    &self.sorted,
-                                    &view,
-                                    nearest_image,
-                                    &mut seen,
-                                );
-                            }
-                            visit(self, i, &seen);
-                        },
-                    );
-                }
-            }
-        }
-        self.spans = spans;
-        self.nearby = nearby;
-        self.slab_end = slab_end;
+        let mut scanner = std::mem::take(&mut self.scanner);
+        let (wrap, species) = (self.settings.wrap, self.settings.species > 1);
+        let examined =
+            scanner.scan_all(&self.grid, &self.sorted, &view, wrap, species, |i, seen| {
+                visit(self, i, seen)
+            });
+        self.scanner = scanner;
         examined
     }
 

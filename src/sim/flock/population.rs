@@ -8,7 +8,7 @@ use crate::sim::grid::Grid;
 use crate::sim::params::Param;
 use crate::sim::presets::Preset;
 use crate::sim::rng::{random_seed, Rng};
-use crate::sim::scan::{Nearby, Sorted};
+use crate::sim::scan::{Scanner, Sorted};
 use crate::sim::settings::auto_world_size;
 use crate::sim::settings::Settings;
 
@@ -46,9 +46,8 @@ impl Flock {
             next_id: 0,
             behaviours: Behaviours::default(),
             sorted: Sorted::default(),
+            scanner: Scanner::default(),
             spans: Vec::new(),
-            nearby: Nearby::default(),
-            slab_end: Vec::new(),
             sightings: Sightings::default(),
             one_at_a_time: false,
             grid: Grid::default(),
