@@ -2,7 +2,8 @@
 //! what a frame adds to a step when the page shows the measures every frame and a boid is
 //! inspected (`metrics`, `inspect`), and the CPU side of drawing the instruments (the
 //! overlay's vertices, a trail sample, the colour column of the instance records).
-//! `cargo bench --bench instruments`; `BOIDS_BENCH_COUNTS` (comma-separated) for others.
+//! Then `metrics()` on the settled page defaults. `cargo bench --bench instruments`;
+//! `BOIDS_BENCH_COUNTS` (comma-separated; 1,500 and 10,000 by default) for others.
 //! A benchmark, not a test: it asserts nothing about time.
 
 use std::hint::black_box;
@@ -12,7 +13,7 @@ use boids::render::colour::ColourBy;
 use boids::render::overlay::{self, Geometry, Scene};
 use boids::render::trails::Ring;
 use boids::render::OrbitCamera;
-use boids::sim::{Flock, BENCH_DT};
+use boids::sim::{Flock, BENCH_DT, PRESETS};
 
 /// Median ms of `runs` calls of `f`.
 fn median_ms(runs: usize, mut f: impl FnMut()) -> f64 {
@@ -35,13 +36,13 @@ fn main() {
                 .filter_map(|c| c.trim().parse().ok())
                 .collect()
         })
-        .unwrap_or_else(|| vec![10_000]);
+        .unwrap_or_else(|| vec![1_500, 10_000]);
     println!("instruments, standard scenario, one thread (ms, median)");
     println!(
         "{:>8} | {:>7} | {:>7} | {:>7} | {:>7} | {:>7} | {:>7} | {:>7}",
         "boids", "step", "metrics", "inspect", "overlay", "sample", "colour", "% step"
     );
-    for count in counts {
+    for &count in &counts {
         let mut flock = Flock::bench_scenario(count);
         for _ in 0..100 {
             flock.step(BENCH_DT);
@@ -85,6 +86,31 @@ fn main() {
         println!(
             "{count:>8} | {step:>7.3} | {metrics:>7.3} | {inspect:>7.3} | {overlay:>7.3} | {sample:>7.3} | {colour:>7.3} | {:>6.1}%",
             100.0 * (metrics + inspect) / step
+        );
+    }
+    settled(&counts);
+}
+
+/// `metrics()` on the flocks people watch: the page's defaults (the first preset) after
+/// 1,200 steps (`shared/bench-scenario.md`), beside a step of the same flock.
+fn settled(counts: &[usize]) {
+    println!("\nmetrics on the settled page defaults (1,200 steps; ms, median)");
+    println!(
+        "{:>8} | {:>7} | {:>7} | {:>7}",
+        "boids", "step", "metrics", "% step"
+    );
+    for &count in counts {
+        let mut flock = Flock::preset_scenario(&PRESETS[0], count);
+        for _ in 0..1200 {
+            flock.step(BENCH_DT);
+        }
+        let step = median_ms(50, || flock.step(BENCH_DT));
+        let metrics = median_ms(50, || {
+            black_box(flock.metrics());
+        });
+        println!(
+            "{count:>8} | {step:>7.3} | {metrics:>7.3} | {:>6.1}%",
+            100.0 * metrics / step
         );
     }
 }

@@ -3,9 +3,18 @@
 //! over flat xyz arrays: the flock, the tests, the benchmark and the page's plot all read
 //! the same numbers.
 
-use glam::{Mat3, Vec3};
+use glam::Vec3;
 
 use super::edges::nearest_image;
+use cells::Cells;
+pub use local::{sample as local_sample, LOCAL_SAMPLE};
+pub use shape::eigenvalues;
+use shape::BigGroups;
+
+mod cells;
+mod groups;
+mod local;
+mod shape;
 
 /// The flock's state seen as a whole.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -17,7 +26,9 @@ pub struct Metrics {
     /// parallel flight.
     pub milling: f32,
     /// Mean and median distance to the nearest other boid, over the boids that have one
-    /// within the linking radius (the perception radius); `NaN` when none has.
+    /// within the linking radius (the perception radius); `NaN` when none has. Like
+    /// `local_order` and `streaming`, over the boids `local_sample` picks: every boid up to
+    /// `LOCAL_SAMPLE`, else that many spread evenly (exact for each boid it takes).
     pub mean_nearest: f32,
     pub median_nearest: f32,
     /// Groups of boids linked by chains of neighbours within the linking radius (a lone boid
@@ -86,35 +97,44 @@ pub fn measure(
             ..Metrics::default()
         };
     }
-    let (polarization, milling) = order(positions, velocities, space);
-    let links = Links::new(positions, space, radius);
-    let Local {
-        mut nearest,
+    // Each heading once (a square root and a division each), for every measure below.
+    let headings: Vec<Vec3> = velocities
+        .chunks_exact(3)
+        .map(|v| Vec3::from_slice(v).normalize_or_zero())
+        .collect();
+    let (polarization, milling) = order(positions, &headings, space);
+    let cells = Cells::new(positions, space, radius);
+    let local::Local {
         streaming,
         local_order,
-        group_of,
-    } = local(velocities, &links);
+        mut nearest,
+    } = local::local(&cells, positions, &headings);
     let (mean_nearest, median_nearest) = if nearest.is_empty() {
         (f32::NAN, f32::NAN)
     } else {
-        nearest.sort_unstable_by(f32::total_cmp);
+        // The median without a sort: one selection, O(n).
+        let middle = nearest.len() / 2;
+        let median = *nearest.select_nth_unstable_by(middle, f32::total_cmp).1;
         let mean = nearest.iter().sum::<f32>() / nearest.len() as f32;
-        (mean, nearest[nearest.len() / 2])
+        (mean, median)
     };
-    let mut sizes = vec![0usize; n];
+    let group_of = groups::groups(&cells);
+    drop(cells);
+    let mut sizes = vec![0u32; n];
     for &g in &group_of {
-        sizes[g] += 1;
+        sizes[g as usize] += 1;
     }
     let groups = sizes.iter().filter(|&&s| s > 0).count();
-    let big_groups = sizes.iter().filter(|&&s| s >= BIG_GROUP).count();
+    let big_groups = sizes.iter().filter(|&&s| s as usize >= BIG_GROUP).count();
     let largest = sizes.iter().copied().max().unwrap_or(0);
-    let speeds: Vec<f32> = (0..n).map(|i| at(velocities, i).length()).collect();
-    let mean_speed = speeds.iter().sum::<f32>() / n as f32;
-    let cruising = speeds
-        .iter()
-        .filter(|&&s| (s - cruise).abs() <= CRUISE_BAND * cruise)
-        .count() as f32
-        / n as f32;
+    let mut speed_sum = 0.0f32;
+    let mut cruising = 0usize;
+    for v in velocities.chunks_exact(3) {
+        let s = Vec3::from_slice(v).length();
+        speed_sum += s;
+        cruising += usize::from((s - cruise).abs() <= CRUISE_BAND * cruise);
+    }
+    let big = BigGroups::new(&group_of, &sizes);
     Metrics {
         count: n,
         polarization,
@@ -124,22 +144,21 @@ pub fn measure(
         groups,
         big_groups,
         largest_group: largest as f32 / n as f32,
-        elongation: elongation(positions, space, &group_of, &sizes),
-        group_polarization: group_polarization(velocities, &group_of, &sizes),
+        elongation: shape::elongation(positions, space, &big),
+        group_polarization: big.polarization(&headings),
         streaming,
         local_order,
-        mean_speed,
-        cruising,
+        mean_speed: speed_sum / n as f32,
+        cruising: cruising as f32 / n as f32,
     }
 }
 
 /// Polarization and milling.
-fn order(positions: &[f32], velocities: &[f32], space: Space) -> (f32, f32) {
-    let n = positions.len() / 3;
+fn order(positions: &[f32], headings: &[Vec3], space: Space) -> (f32, f32) {
+    let n = headings.len();
     let centre = centre_of_mass(positions, space);
     let (mut heading, mut turning) = (Vec3::ZERO, Vec3::ZERO);
-    for i in 0..n {
-        let v = at(velocities, i).normalize_or_zero();
+    for (i, &v) in headings.iter().enumerate() {
         heading += v;
         let r = space.offset(centre, at(positions, i)).normalize_or_zero();
         turning += r.cross(v);
@@ -198,282 +217,10 @@ fn centre(
     centre
 }
 
-/// What one walk over every boid's neighbours gives.
-struct Local {
-    /// Distance to the nearest other boid, for each boid that has one within the radius.
-    nearest: Vec<f32>,
-    streaming: f32,
-    local_order: f32,
-    /// A group label per boid (the root of its group; labels are below n).
-    group_of: Vec<usize>,
-}
-
-/// `Metrics::streaming`, `Metrics::local_order`, the nearest distances and the groups (boids
-/// linked by chains of neighbours: union-find over the pairs), in one walk.
-fn local(velocities: &[f32], links: &Links) -> Local {
-    let n = velocities.len() / 3;
-    let mut parent: Vec<usize> = (0..n).collect();
-    fn root(parent: &mut [usize], mut i: usize) -> usize {
-        while parent[i] != i {
-            parent[i] = parent[parent[i]];
-            i = parent[i];
-        }
-        i
-    }
-    let mut nearest = Vec::with_capacity(n);
-    let (mut streaming, mut streaming_boids, mut order) = (0.0f32, 0usize, 0.0f32);
-    // Each heading once, not once per neighbour (a square root and a division each: at 10,000
-    // settled boids that was most of the walk); boids in cell order, so neighbours are near
-    // in memory.
-    let headings: Vec<Vec3> = (0..n)
-        .map(|i| at(velocities, i).normalize_or_zero())
-        .collect();
-    for &i in &links.order {
-        let heading = headings[i];
-        let p = at(links.positions, i);
-        let (mut along, mut seen, mut together) = (0.0f32, 0usize, heading);
-        let mut closest = f32::INFINITY;
-        links.around(i, |j, d| {
-            closest = closest.min(d);
-            together += headings[j];
-            if d > 0.0 {
-                let towards = links.space.offset(p, at(links.positions, j)) / d;
-                along += heading.dot(towards).abs();
-                seen += 1;
-            }
-            if j > i {
-                let (a, b) = (root(&mut parent, i), root(&mut parent, j));
-                if a != b {
-                    parent[a.max(b)] = a.min(b);
-                }
-            }
-        });
-        if closest.is_finite() {
-            nearest.push(closest);
-        }
-        order += together.length() / (1 + seen) as f32;
-        if seen > 0 {
-            streaming += along / seen as f32;
-            streaming_boids += 1;
-        }
-    }
-    let streaming = if streaming_boids > 0 {
-        streaming / streaming_boids as f32
-    } else {
-        0.5
-    };
-    Local {
-        nearest,
-        streaming,
-        local_order: order / n.max(1) as f32,
-        group_of: (0..n).map(|i| root(&mut parent, i)).collect(),
-    }
-}
-
-/// Size-weighted mean polarization of the big groups.
-fn group_polarization(velocities: &[f32], group_of: &[usize], sizes: &[usize]) -> f32 {
-    let mut headings = vec![Vec3::ZERO; sizes.len()];
-    for (i, &g) in group_of.iter().enumerate() {
-        headings[g] += at(velocities, i).normalize_or_zero();
-    }
-    let (mut sum, mut weight) = (0.0f32, 0usize);
-    for (g, &size) in sizes.iter().enumerate() {
-        if size >= BIG_GROUP {
-            sum += headings[g].length();
-            weight += size;
-        }
-    }
-    if weight > 0 {
-        sum / weight as f32
-    } else {
-        0.0
-    }
-}
-
-/// Size-weighted mean of √(λ₁/λ₂) over the big groups.
-fn elongation(positions: &[f32], space: Space, group_of: &[usize], sizes: &[usize]) -> f32 {
-    let mut members: Vec<Vec<usize>> = vec![Vec::new(); sizes.len()];
-    for (i, &g) in group_of.iter().enumerate() {
-        if sizes[g] >= BIG_GROUP {
-            members[g].push(i);
-        }
-    }
-    let (mut sum, mut weight) = (0.0f32, 0.0f32);
-    for group in members.iter().filter(|m| !m.is_empty()) {
-        let c = centre(positions, space, group.iter().copied());
-        let mut cov = Mat3::ZERO;
-        for &i in group {
-            let d = space.offset(c, at(positions, i));
-            cov += Mat3::from_cols(d * d.x, d * d.y, d * d.z);
-        }
-        let [l1, l2, _] = eigenvalues(cov * (1.0 / group.len() as f32));
-        let ratio = (l1 / l2.max(1e-6 * l1.max(1e-12))).sqrt();
-        sum += ratio * group.len() as f32;
-        weight += group.len() as f32;
-    }
-    if weight > 0.0 {
-        sum / weight
-    } else {
-        1.0
-    }
-}
-
-/// Eigenvalues of a symmetric 3×3 matrix, largest first (Jacobi rotations).
-pub fn eigenvalues(m: Mat3) -> [f32; 3] {
-    let mut a = m.to_cols_array_2d().map(|c| c.map(f64::from));
-    for _ in 0..32 {
-        let off = a[0][1].powi(2) + a[0][2].powi(2) + a[1][2].powi(2);
-        if off < 1e-18 {
-            break;
-        }
-        for (p, q) in [(0, 1), (0, 2), (1, 2)] {
-            if a[p][q].abs() < 1e-30 {
-                continue;
-            }
-            let theta = (a[q][q] - a[p][p]) / (2.0 * a[p][q]);
-            let t = theta.signum() / (theta.abs() + (theta * theta + 1.0).sqrt());
-            let t = if theta == 0.0 { 1.0 } else { t };
-            let c = 1.0 / (t * t + 1.0).sqrt();
-            let s = t * c;
-            let mut r = [[0.0f64; 3]; 3];
-            for (k, row) in r.iter_mut().enumerate() {
-                row[k] = 1.0;
-            }
-            r[p][p] = c;
-            r[q][q] = c;
-            r[p][q] = s;
-            r[q][p] = -s;
-            // a ← rᵀ a r
-            let mut ar = [[0.0f64; 3]; 3];
-            for i in 0..3 {
-                for j in 0..3 {
-                    ar[i][j] = (0..3).map(|k| a[i][k] * r[k][j]).sum();
-                }
-            }
-            for i in 0..3 {
-                for j in 0..3 {
-                    a[i][j] = (0..3).map(|k| r[k][i] * ar[k][j]).sum();
-                }
-            }
-        }
-    }
-    let mut values = [a[0][0] as f32, a[1][1] as f32, a[2][2] as f32];
-    values.sort_unstable_by(|x, y| y.total_cmp(x));
-    values
-}
-
-/// Which boids lie within `radius` of which: a hash of cells at least `radius` wide.
-pub struct Links<'a> {
-    positions: &'a [f32],
-    space: Space,
-    radius: f32,
-    dims: usize,
-    flat: bool,
-    /// Boids in cell order, and where each cell's run starts (`dims³ + 1` entries).
-    order: Vec<usize>,
-    start: Vec<usize>,
-}
-
-impl<'a> Links<'a> {
-    pub fn new(positions: &'a [f32], space: Space, radius: f32) -> Self {
-        let n = positions.len() / 3;
-        let flat = positions.chunks_exact(3).all(|p| p[2] == 0.0);
-        // Cells at least `radius` wide, and no more cells than about four per boid.
-        let most = ((4 * n.max(1)) as f32).powf(if flat { 0.5 } else { 1.0 / 3.0 });
-        let dims = ((space.world / radius.max(1e-3)).floor())
-            .min(most)
-            .max(1.0) as usize;
-        let layers = if flat { 1 } else { dims };
-        let cell_of = |i: usize| Self::cell(positions, space.world, dims, flat, i);
-        let mut start = vec![0usize; dims * dims * layers + 1];
-        for i in 0..n {
-            start[cell_of(i) + 1] += 1;
-        }
-        for c in 1..start.len() {
-            start[c] += start[c - 1];
-        }
-        let mut fill = start.clone();
-        let mut order = vec![0usize; n];
-        for i in 0..n {
-            let c = cell_of(i);
-            order[fill[c]] = i;
-            fill[c] += 1;
-        }
-        Links {
-            positions,
-            space,
-            radius,
-            dims,
-            flat,
-            order,
-            start,
-        }
-    }
-
-    fn cell(positions: &[f32], world: f32, dims: usize, flat: bool, i: usize) -> usize {
-        let index = |p: f32| ((p / world * dims as f32) as usize).min(dims - 1);
-        let (x, y) = (index(positions[3 * i]), index(positions[3 * i + 1]));
-        let z = if flat { 0 } else { index(positions[3 * i + 2]) };
-        (z * dims + y) * dims + x
-    }
-
-    /// Calls `visit(j, distance)` for every other boid within the radius of boid `i`.
-    pub fn around(&self, i: usize, mut visit: impl FnMut(usize, f32)) {
-        let p = at(self.positions, i);
-        let dims = self.dims as isize;
-        let home = Self::cell(self.positions, self.space.world, self.dims, self.flat, i);
-        let (hx, hy, hz) = (
-            (home % self.dims) as isize,
-            (home / self.dims % self.dims) as isize,
-            (home / (self.dims * self.dims)) as isize,
-        );
-        let reach_z = if self.flat { 0 } else { 1 };
-        let mut cells = [usize::MAX; 27];
-        let mut found = 0;
-        for dz in -reach_z..=reach_z {
-            for dy in -1..=1isize {
-                for dx in -1..=1isize {
-                    let wrap = |c: isize| -> Option<usize> {
-                        if (0..dims).contains(&c) {
-                            Some(c as usize)
-                        } else if self.space.wrap {
-                            Some(c.rem_euclid(dims) as usize)
-                        } else {
-                            None
-                        }
-                    };
-                    let (Some(x), Some(y)) = (wrap(hx + dx), wrap(hy + dy)) else {
-                        continue;
-                    };
-                    let z = if self.flat { Some(0) } else { wrap(hz + dz) };
-                    let Some(z) = z else { continue };
-                    let cell = (z * self.dims + y) * self.dims + x;
-                    // A world a few cells wide reaches the same cell from both sides.
-                    if !cells[..found].contains(&cell) {
-                        cells[found] = cell;
-                        found += 1;
-                    }
-                }
-            }
-        }
-        let r2 = self.radius * self.radius;
-        for &cell in &cells[..found] {
-            for &j in &self.order[self.start[cell]..self.start[cell + 1]] {
-                if j == i {
-                    continue;
-                }
-                let d2 = self.space.offset(p, at(self.positions, j)).length_squared();
-                if d2 <= r2 {
-                    visit(j, d2.sqrt());
-                }
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use glam::Mat3;
 
     fn flat(points: &[(f32, f32, f32, f32)]) -> (Vec<f32>, Vec<f32>) {
         let p = points
