@@ -59,13 +59,23 @@ export function loadLang(lang) {
  * ancestor's, the browser's), and `?lang=` (the page and url="read" embeds read it).
  */
 function likelyLangs() {
-  const browser = navigator.languages ?? [navigator.language];
-  const found = new Set([pickLang([new URLSearchParams(location.search).get('lang')]), pickLang(browser)]);
-  for (const flock of document.querySelectorAll('boids-flock')) {
-    const inherited = flock.parentElement?.closest('[lang]')?.getAttribute('lang');
-    found.add(pickLang([flock.getAttribute('lang'), inherited, ...browser]));
-  }
+  const found = new Set([pickLang([new URLSearchParams(location.search).get('lang')]), pickLang(browserLangs())]);
+  for (const flock of document.querySelectorAll('boids-flock')) found.add(langOf(flock, flock.getAttribute('lang')));
   return [...found];
+}
+
+/** The reader's languages, most wanted first. */
+function browserLangs() {
+  return navigator.languages ?? [navigator.language];
+}
+
+/**
+ * The language a <boids-flock> shows: its own `lang` value (`own`), else the nearest
+ * ancestor's `lang`, else the browser's; English when none is supported.
+ */
+export function langOf(element, own) {
+  const inherited = element.parentElement?.closest('[lang]')?.getAttribute('lang');
+  return pickLang([own, inherited, ...browserLangs()]);
 }
 
 /**

@@ -4,7 +4,7 @@
 // link opens the same groups. Methods mixed into BoidsFlock (boids-embed.js).
 
 import { Flock, SPECS } from './wasm-load.js';
-import { loadLang, pickLang, texts } from './i18n.js';
+import { langOf, loadLang, texts } from './i18n.js';
 import { readParam, writeParam } from './controls.js';
 import { formatNumber, paramNames } from './settings.js';
 
@@ -108,8 +108,7 @@ export const settingsMethods = {
   chooseLang() {
     const own = this.option('lang');
     this.langExplicit = own != null && own !== '';
-    const inherited = this.parentElement?.closest('[lang]')?.getAttribute('lang');
-    this.lang_ = pickLang([own, inherited, ...(navigator.languages ?? [navigator.language])]);
+    this.lang_ = langOf(this, own);
     if (own && !own.toLowerCase().startsWith(this.lang_) && this.langExplicit) {
       warn(`lang=${quote(own)} is not one of en, uk, pl, ru; using ${this.lang_}`);
     }
