@@ -78,12 +78,19 @@ export class Bridge {
     this.warned = new Set();
     this.onMessage = (event) => this.receive(event);
     window.addEventListener('message', this.onMessage);
+    // A student picks a boid (a click on its cone, N, Esc): the parent hears which.
+    element.addEventListener('boidselect', (event) => this.tell({ type: 'boids:selected', id: event.detail?.id ?? null }));
     this.announce();
   }
 
   /** `boids:ready` to the parent, once for each allowed origin (the browser drops the others). */
   announce() {
-    for (const origin of this.origins) this.post({ type: 'boids:ready', ...this.status() }, origin);
+    this.tell({ type: 'boids:ready', ...this.status() });
+  }
+
+  /** `message` to each allowed origin: the browser delivers it only to the parent's. */
+  tell(message) {
+    for (const origin of this.origins) this.post(message, origin);
   }
 
   post(message, origin) {

@@ -190,6 +190,25 @@ test('select a boid by id, and metrics every second until told to stop', { timeo
   await page.close();
 });
 
+test('a boid the student picks inside the iframe is told to the parent', { timeout: 120_000 }, async () => {
+  const { page, frame } = await openParent(env.platform, 'platform');
+  const selections = () => page.evaluate(() => window.got.filter((g) => g.data?.type === 'boids:selected').map((g) => g.data.id));
+  assert.deepEqual(await selections(), [], 'nothing selected yet');
+  // As a keyboard user does: focus the scene, N for the next boid, Esc to let it go.
+  await frame.focus('boids-flock canvas');
+  await page.keyboard.press('n');
+  await page.waitForFunction(() => window.got.some((g) => g.data?.type === 'boids:selected'), null, { timeout: 10_000 });
+  const shown = await inFrame(frame, () => document.querySelector('boids-flock').selectedId);
+  assert.equal(typeof shown, 'number', 'N selected a boid in the iframe');
+  assert.deepEqual(await selections(), [shown], 'the parent hears the id the iframe shows');
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => window.got.filter((g) => g.data?.type === 'boids:selected').length === 2, null, { timeout: 10_000 });
+  assert.deepEqual(await selections(), [shown, null], 'and hears the release');
+  const origins = await page.evaluate(() => window.got.filter((g) => g.data?.type === 'boids:selected').map((g) => g.origin));
+  assert.ok(origins.every((origin) => origin === env.boids.origin));
+  await page.close();
+});
+
 test('a parent on an origin not in ?origins=, or an iframe without it, is ignored', { timeout: 120_000 }, async () => {
   for (const [server, which] of [[env.stranger, 'stranger'], [env.platform, 'deaf']]) {
     const { page, frame, frameLog } = await openParent(server, which);
