@@ -214,6 +214,17 @@ export const panelMethods = {
       stage.append(element('p', `bf-hint${touch ? ' bf-hint-touch' : ''}`, hint.join(' · ')));
       ui.badge = element('span', 'bf-badge', t('paused'));
       stage.append(ui.badge);
+    } else if (touch && !this.gesturesShown) {
+      // A compact embed has no room to keep a hint, but on a touch screen nothing else says
+      // what a finger does: the gestures once, until the first touch on the scene or 8 s.
+      const hint = element('p', 'bf-hint bf-hint-touch bf-hint-brief', t('hintTouch'));
+      stage.append(hint);
+      const gone = () => {
+        hint.hidden = true;
+        this.gesturesShown = true;
+      };
+      this.canvas.addEventListener('pointerdown', gone, { once: true });
+      setTimeout(gone, 8000);
     }
 
     ui.play = button('bf-play', `▶ ${t('play')}`, () => {

@@ -38,6 +38,9 @@ const pages = {
     <div class="tall"></div>
     <boids-flock id="bottom" class="small" count="250"></boids-flock>`),
   '/test/empty.html': testPage(''),
+  '/test/touch.html': testPage(`
+    <boids-flock id="a" class="small" count="200" controls="cohesion"></boids-flock>
+    <boids-flock id="b" class="small" count="200" controls="none"></boids-flock>`),
 };
 
 const env = useDistAndBrowser({ pages, csp: STRICT_CSP });
@@ -335,6 +338,36 @@ test('prefers-reduced-motion: starts paused with a visible Play button', { timeo
   assert.ok(!sameArrays(a, await page.evaluate(() => Array.from(window.flock.positions()))), 'it moves after Play');
   assert.deepEqual(pageErrors, []);
   await page.close();
+});
+
+test('a compact embed on a touch screen shows its gestures once, until the first touch; not with a mouse', { timeout: 120_000 }, async () => {
+  const phone = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 1 };
+  const context = await env.browser.newContext(phone);
+  const page = await context.newPage();
+  const watch = watchProblems(page);
+  await page.goto(`${env.server.url}test/touch.html`);
+  await waitFlocks(page, 'boids-flock', { min: 2 });
+  const hint = page.locator('#a .bf-hint');
+  assert.equal(await hint.isVisible(), true, 'the gestures show over the compact stage');
+  assert.match(await hint.textContent(), /double-tap/, 'in touch words');
+  const box = await page.locator('#a .bf-hint').boundingBox();
+  const stage = await page.locator('#a .bf-stage').boundingBox();
+  assert.ok(box.y >= stage.y && box.y + box.height <= stage.y + stage.height + 1, 'inside the stage');
+  assert.ok(box.width <= stage.width, `and fits its width (${box.width} of ${stage.width} px)`);
+  const toolbar = await page.locator('#a .bf-toolbar').boundingBox();
+  assert.ok(box.y + box.height <= toolbar.y || box.y >= toolbar.y + toolbar.height, 'clear of the Pause/Rebuild toolbar');
+  saveArtifact('embed-touch-hint.png', await page.screenshot());
+  const canvas = await page.locator('#a canvas').boundingBox();
+  await page.touchscreen.tap(canvas.x + canvas.width / 2, canvas.y + canvas.height / 3);
+  await page.waitForFunction(() => document.querySelector('#a .bf-hint').hidden, null, { timeout: 5_000 });
+  assert.equal(await page.locator('#b .bf-hint').isVisible(), true, 'the other flock keeps its own until touched');
+  assert.deepEqual(watch.pageErrors, []);
+  await context.close();
+
+  const { page: desk } = await open('/test/touch.html');
+  await waitFlocks(desk, 'boids-flock', { min: 2 });
+  assert.equal(await desk.locator('#a .bf-hint').count(), 0, 'with a mouse a compact embed keeps its stage clear');
+  await desk.close();
 });
 
 test('keyboard: Space pauses and R rebuilds when the flock has focus, not while typing; every control is labelled', { timeout: 120_000 }, async () => {
