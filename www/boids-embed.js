@@ -393,7 +393,10 @@ export class BoidsFlock extends HTMLElement {
       this.view.draw(this.flock);
       this.readouts(now);
       this.instrumentsFrame(now);
-      if (this.state === 'loading') this.setState('running');
+      if (this.state === 'loading') {
+        this.setState('running');
+        this.startHintTimer?.();
+      }
     } catch (error) {
       this.fail(error);
     }

@@ -216,7 +216,8 @@ export const panelMethods = {
       stage.append(ui.badge);
     } else if (touch && !this.gesturesShown) {
       // A compact embed has no room to keep a hint, but on a touch screen nothing else says
-      // what a finger does: the gestures once, until the first touch on the scene or 8 s.
+      // what a finger does: the gestures once, until the first touch on the scene or for 8 s
+      // from the first frame drawn (an embed further down the page is seen when scrolled to).
       const hint = element('p', 'bf-hint bf-hint-touch bf-hint-brief', t('hintTouch'));
       stage.append(hint);
       const gone = () => {
@@ -224,7 +225,8 @@ export const panelMethods = {
         this.gesturesShown = true;
       };
       this.canvas.addEventListener('pointerdown', gone, { once: true });
-      setTimeout(gone, 8000);
+      this.startHintTimer = () => setTimeout(gone, 8000);
+      if (this.state === 'running') this.startHintTimer();
     }
 
     ui.play = button('bf-play', `▶ ${t('play')}`, () => {

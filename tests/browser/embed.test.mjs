@@ -40,7 +40,9 @@ const pages = {
   '/test/empty.html': testPage(''),
   '/test/touch.html': testPage(`
     <boids-flock id="a" class="small" count="200" controls="cohesion"></boids-flock>
-    <boids-flock id="b" class="small" count="200" controls="none"></boids-flock>`),
+    <boids-flock id="b" class="small" count="200" controls="none"></boids-flock>
+    <div class="tall"></div>
+    <boids-flock id="c" class="small" count="200"></boids-flock>`),
 };
 
 const env = useDistAndBrowser({ pages, csp: STRICT_CSP });
@@ -340,32 +342,43 @@ test('prefers-reduced-motion: starts paused with a visible Play button', { timeo
   await page.close();
 });
 
-test('a compact embed on a touch screen shows its gestures once, until the first touch; not with a mouse', { timeout: 120_000 }, async () => {
+test('a compact embed on a touch screen shows its gestures once, until the first touch or for 8 s of being seen; not with a mouse', { timeout: 120_000 }, async () => {
   const phone = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 1 };
   const context = await env.browser.newContext(phone);
   const page = await context.newPage();
   const watch = watchProblems(page);
   await page.goto(`${env.server.url}test/touch.html`);
-  await waitFlocks(page, 'boids-flock', { min: 2 });
+  await waitFlocks(page, '#a, #b', { min: 2 });
   const hint = page.locator('#a .bf-hint');
   assert.equal(await hint.isVisible(), true, 'the gestures show over the compact stage');
   assert.match(await hint.textContent(), /double-tap/, 'in touch words');
-  const box = await page.locator('#a .bf-hint').boundingBox();
+  const box = await hint.boundingBox();
   const stage = await page.locator('#a .bf-stage').boundingBox();
   assert.ok(box.y >= stage.y && box.y + box.height <= stage.y + stage.height + 1, 'inside the stage');
   assert.ok(box.width <= stage.width, `and fits its width (${box.width} of ${stage.width} px)`);
   const toolbar = await page.locator('#a .bf-toolbar').boundingBox();
   assert.ok(box.y + box.height <= toolbar.y || box.y >= toolbar.y + toolbar.height, 'clear of the Pause/Rebuild toolbar');
   saveArtifact('embed-touch-hint.png', await page.screenshot());
+
+  // A tap on the scene: gone, for that flock only.
   const canvas = await page.locator('#a canvas').boundingBox();
   await page.touchscreen.tap(canvas.x + canvas.width / 2, canvas.y + canvas.height / 3);
   await page.waitForFunction(() => document.querySelector('#a .bf-hint').hidden, null, { timeout: 5_000 });
   assert.equal(await page.locator('#b .bf-hint').isVisible(), true, 'the other flock keeps its own until touched');
+  // Untouched, it goes by itself after 8 s.
+  const shown = Date.now();
+  await page.waitForFunction(() => document.querySelector('#b .bf-hint').hidden, null, { timeout: 15_000 });
+  assert.ok(Date.now() - shown < 9_000, 'within 8 s of the first frame');
+  // A flock further down, reached after those 8 s, shows its hint when it is first seen.
+  assert.equal(await page.locator('#c').getAttribute('data-state'), 'loading', '#c has drawn nothing yet');
+  await page.locator('#c').scrollIntoViewIfNeeded();
+  await waitFlocks(page, '#c');
+  assert.equal(await page.locator('#c .bf-hint').isVisible(), true, 'the flock scrolled to shows its gestures');
   assert.deepEqual(watch.pageErrors, []);
   await context.close();
 
   const { page: desk } = await open('/test/touch.html');
-  await waitFlocks(desk, 'boids-flock', { min: 2 });
+  await waitFlocks(desk, '#a, #b', { min: 2 });
   assert.equal(await desk.locator('#a .bf-hint').count(), 0, 'with a mouse a compact embed keeps its stage clear');
   await desk.close();
 });
