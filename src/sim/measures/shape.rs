@@ -118,6 +118,9 @@ pub fn eigenvalues(m: Mat3) -> [f32; 3] {
         }
     }
     let mut values = [a[0][0] as f32, a[1][1] as f32, a[2][2] as f32];
-    values.sort_unstable_by(|x, y| y.total_cmp(x));
+    // Largest first; through the module's one float sort (a comparator of its own would
+    // make a second).
+    values.sort_unstable_by(f32::total_cmp);
+    values.reverse();
     values
 }
