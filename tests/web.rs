@@ -404,8 +404,12 @@ fn the_constructor_checks_its_arguments() {
             );
         }
     }
-    let seeded = Flock::new(&js(60.0), &JsValue::NULL).expect("a null seed draws one");
-    assert!(seeded.seed() >= 0.0);
+    // A null seed draws a fresh one (whole, as every seed is): two such flocks differ.
+    let [a, b] =
+        [0, 1].map(|_| Flock::new(&js(60.0), &JsValue::NULL).expect("a null seed draws one"));
+    assert_eq!(a.seed().fract(), 0.0, "{}", a.seed());
+    assert_ne!(a.seed(), b.seed(), "two null seeds drew the same seed");
+    assert_ne!(a.positions().to_vec(), b.positions().to_vec());
 }
 
 #[wasm_bindgen_test]
