@@ -160,12 +160,25 @@ test('junk is refused like a junk attribute, and changes nothing', { timeout: 12
 test('select a boid by id, and metrics every second until told to stop', { timeout: 120_000 }, async () => {
   const { page, frame } = await openParent(env.platform, 'platform');
   const id = await inFrame(frame, () => document.querySelector('boids-flock').flock.ids()[7]);
+  // Paused, so that what comes back can be held against the flock inside.
+  await ask(page, { type: 'boids:pause' });
   const selected = await ask(page, { type: 'boids:select', id });
   assert.equal(selected.data.type, 'boids:select');
   assert.equal(selected.data.id, id);
+  const inside = await inFrame(frame, (id) => {
+    const el = document.querySelector('boids-flock');
+    return { boid: el.flock.inspect(id), shown: el.selectedId };
+  }, id);
+  assert.equal(inside.shown, id, 'the iframe shows the selection');
   assert.equal(selected.data.boid.id, id, 'the boid\'s inspection comes back');
-  assert.equal(typeof selected.data.boid.speed, 'number');
+  assert.ok(selected.data.boid.speed > 0, `a flying boid's speed: ${selected.data.boid.speed}`);
+  assert.deepEqual(
+    [selected.data.boid.speed, ...selected.data.boid.position],
+    [inside.boid.speed, ...inside.boid.position],
+    'what the parent gets is what the flock says of that boid',
+  );
   assert.equal((await ask(page, { type: 'boids:select', id: null })).data.id, null);
+  await ask(page, { type: 'boids:play' });
 
   const start = await page.evaluate(() => performance.now());
   const on = await ask(page, { type: 'boids:metrics', every: 1 });
@@ -179,7 +192,9 @@ test('select a boid by id, and metrics every second until told to stop', { timeo
   const last = events.at(-1).data;
   assert.equal(last.count, 300);
   assert.ok(last.metrics.polarization >= 0 && last.metrics.polarization <= 1, 'polarization');
-  assert.equal(typeof last.metrics.groups, 'number');
+  const groups = last.metrics.groups;
+  assert.ok(Number.isInteger(groups) && groups >= 1 && groups <= 300, `groups: ${groups} for 300 boids`);
+  assert.equal(last.metrics.count, 300);
   assert.ok(events.every((e) => e.origin === env.boids.origin));
 
   await ask(page, { type: 'boids:metrics', every: 0 });
