@@ -283,11 +283,16 @@ export const GL_COUNTER_SCRIPT = `(() => {
   wrap('bufferSubData', (b) => b.bufferSubData++);
 })();`;
 
-/** Finished GL frames recorded over the next `n` animation frames. */
+/**
+ * Finished GL frames recorded over the next `n` animation frames. Throws when none was: a
+ * check made on each frame of an empty list would pass whatever the page drew.
+ */
 export async function recordFrames(page, n) {
   await page.evaluate(() => window.__glCount.take());
   await waitFrames(page, n);
-  return page.evaluate(() => window.__glCount.take());
+  const frames = await page.evaluate(() => window.__glCount.take());
+  if (frames.length === 0) throw new Error(`no frame was drawn in ${n} animation frames`);
+  return frames;
 }
 
 /** Reads window.flock.positions() as a plain array. */
