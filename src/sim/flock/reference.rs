@@ -4,7 +4,7 @@
 
 use glam::Vec3;
 
-use super::{Flock, Terms};
+use super::{nearer_first, Flock, Terms};
 use crate::sim::behaviours::vec3_at;
 use crate::sim::nearest::Nearest;
 use crate::sim::rules::{self, Neighbourhood};
@@ -187,13 +187,11 @@ impl Flock {
                 None => true,
             })
             .collect();
-        // By distance, ties in index order, as one integer key each (a non-negative f32's
-        // bits order as the number does; the index in `everyone` below them): the module's
-        // one integer sort, where a stable sort of tuples brought a second (4 KB of wasm).
+        // By distance, ties in index order (as the stable sort of tuples this replaced).
         let mut keys: Vec<u64> = everyone
             .iter()
             .enumerate()
-            .map(|(k, &(d2, _, _))| (u64::from(d2.to_bits()) << 32) | k as u64)
+            .map(|(k, &(d2, _, _))| nearer_first(d2, k as u32))
             .collect();
         keys.sort_unstable();
         let nearest = keys
