@@ -423,6 +423,10 @@ fn a_flat_world_keeps_every_z_at_zero() {
     assert_eq!(flock.obstacles()[0][2], 0.0, "obstacles lie in the plane");
     flock.set_pointer(Vec3::new(world / 3.0, world / 3.0, 5.0), true);
     let before = flock.polarization();
+    // Two hawks and a leader, or the checks on their z below would hold for nothing.
+    assert_eq!(flock.predator_positions().len(), 6);
+    assert_eq!(flock.predator_velocities().len(), 6);
+    assert_eq!(flock.leader_positions().len(), 3);
     for step in 0..600 {
         flock.step(DT);
         let flat = |values: &[f32]| values.chunks_exact(3).all(|v| v[2] == 0.0);
@@ -438,7 +442,9 @@ fn a_flat_world_keeps_every_z_at_zero() {
         }
     }
     assert!(all_finite(&flock));
-    assert!(flock.leader_path(50).chunks_exact(3).all(|p| p[2] == 0.0));
+    let path = flock.leader_path(50);
+    assert_eq!(path.len(), 150, "fifty points of the leader's path");
+    assert!(path.chunks_exact(3).all(|p| p[2] == 0.0));
     assert!(
         flock.polarization() > before + 0.3,
         "a flat flock still flocks"

@@ -52,7 +52,14 @@ fn brute(p: &[f32], v: &[f32], space: Space, r: f32) -> Brute {
     }
     let headings: Vec<Vec3> = (0..n).map(|i| at(v, i).normalize_or_zero()).collect();
     let (mut nearest, mut order, mut streaming, mut streaming_boids) = (vec![], 0.0, 0.0, 0);
-    let sample: Vec<usize> = local_sample(n).collect();
+    // The sample as the measures promise it, written out here: every boid up to
+    // `LOCAL_SAMPLE`, else that many spread evenly (k·n/S), each once, in order.
+    let sample: Vec<usize> = if n <= LOCAL_SAMPLE {
+        (0..n).collect()
+    } else {
+        (0..LOCAL_SAMPLE).map(|k| k * n / LOCAL_SAMPLE).collect()
+    };
+    assert_eq!(local_sample(n).collect::<Vec<_>>(), sample);
     for &i in &sample {
         let (mut closest, mut together, mut along, mut seen) =
             (f32::INFINITY, headings[i], 0.0f32, 0);

@@ -38,8 +38,10 @@ fn assert_nearest_agree(settings: Settings, positions: &[f32], velocities: &[f32
     let k = settings.nearest_k;
     let mut flock = Flock::with_settings(0, Some(1), settings);
     flock.set_state(positions, velocities);
+    let n = positions.len() / 3;
     let brute = flock.neighbour_sets_brute_force();
     let grid = flock.neighbour_sets();
+    assert_eq!((grid.len(), brute.len()), (n, n), "{what}: a set per boid");
     for (i, (g, b)) in grid.iter().zip(&brute).enumerate() {
         let mut b = b.clone();
         b.sort_unstable();
@@ -47,8 +49,16 @@ fn assert_nearest_agree(settings: Settings, positions: &[f32], velocities: &[f32
         assert!(!g.contains(&i), "{what}: boid {i} counts itself");
         assert!(g.len() <= k, "{what}: boid {i} heeds {} > k", g.len());
     }
+    // With a view all round, everyone heeds exactly k (or everyone else, if fewer).
+    if flock.settings().field_of_view >= 360.0 {
+        assert!(
+            grid.iter().all(|g| g.len() == k.min(n - 1)),
+            "{what}: k each"
+        );
+    }
     let a_grid = flock.accelerations(false);
     let a_brute = flock.accelerations(true);
+    assert_eq!((a_grid.len(), a_brute.len()), (3 * n, 3 * n), "{what}");
     for (c, (g, b)) in a_grid.iter().zip(&a_brute).enumerate() {
         assert!(
             (g - b).abs() <= 1e-3 * (1.0 + b.abs()),

@@ -83,9 +83,21 @@ fn measured() -> Vec<(&'static str, u64, u64)> {
     flocks()
         .into_iter()
         .map(|(name, mut flock)| {
+            let (count, start) = (flock.len(), flock.positions().to_vec());
             for _ in 0..STEPS {
                 flock.step(1.0 / 60.0);
             }
+            // What is pinned is a flock that flew: every boid there, finite, and moved (a
+            // checksum of a frozen or NaN flock would pin just as well).
+            let (p, v) = (flock.positions(), flock.velocities());
+            assert_eq!((p.len(), v.len()), (3 * count, 3 * count), "{name}");
+            assert!(p.iter().chain(v).all(|x| x.is_finite()), "{name}");
+            let moved = p
+                .chunks(3)
+                .zip(start.chunks(3))
+                .filter(|(a, b)| a != b)
+                .count();
+            assert_eq!(moved, count, "{name}: every boid moved");
             (
                 name,
                 checksum(flock.positions()),

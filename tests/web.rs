@@ -514,13 +514,38 @@ fn instruments_read_ids_one_boid_and_the_whole_flock() {
     assert_eq!(number(&seen, "id"), f64::from(ids[7]));
     let position = Float32Array::from(get(&seen, "position")).to_vec();
     assert_eq!(position, positions(&flock)[21..24].to_vec());
+    // The object holds what the simulation's own inspection says, field by field (a
+    // binding that dropped the neighbours or zeroed a term would differ).
+    let inner = flock.sim().inspect(ids[7]).expect("a known id");
     let heeded = js_sys::Uint32Array::from(get(&seen, "heeded")).to_vec();
-    assert!(heeded.iter().all(|id| ids.contains(id) && *id != ids[7]));
+    assert!(
+        !heeded.is_empty(),
+        "after 30 steps boid {} heeds someone",
+        ids[7]
+    );
+    assert_eq!(heeded, inner.heeded);
+    let too_close = js_sys::Uint32Array::from(get(&seen, "tooClose")).to_vec();
+    assert_eq!(too_close, inner.too_close);
+    assert_eq!(number(&seen, "speed"), f64::from(inner.velocity.length()));
     let terms = get(&seen, "terms");
-    let total = Float32Array::from(get(&terms, "total")).to_vec();
-    assert!(total.iter().all(|v| v.is_finite()));
-    let raw = Float32Array::from(get(&get(&terms, "separation"), "raw")).to_vec();
-    assert_eq!(raw.len(), 3);
+    let vector = |value: JsValue| Float32Array::from(value).to_vec();
+    let t = &inner.terms;
+    assert_ne!(t.total, glam::Vec3::ZERO);
+    assert_eq!(vector(get(&terms, "total")), t.total.to_array());
+    assert_eq!(vector(get(&terms, "cruise")), t.cruise.to_array());
+    for (name, raw, weighted) in [
+        ("separation", t.steering.separation, t.separation),
+        ("alignment", t.steering.alignment, t.alignment),
+        ("cohesion", t.steering.cohesion, t.cohesion),
+    ] {
+        let rule = get(&terms, name);
+        assert_eq!(vector(get(&rule, "raw")), raw.to_array(), "{name}");
+        assert_eq!(
+            vector(get(&rule, "weighted")),
+            weighted.to_array(),
+            "{name}"
+        );
+    }
     // Unknown ids are null; an id that is not a number is a TypeError.
     for unknown in [300.0, -1.0, 0.5, f64::NAN, 1e12] {
         assert!(flock.inspect(&js(unknown)).unwrap().is_null(), "{unknown}");
@@ -532,10 +557,19 @@ fn instruments_read_ids_one_boid_and_the_whole_flock() {
     );
     // The whole flock.
     let metrics: JsValue = flock.metrics().into();
-    let polarization = number(&metrics, "polarization");
-    assert!((0.0..=1.0).contains(&polarization), "{polarization}");
+    let inner = flock.sim().metrics();
+    assert_eq!(
+        number(&metrics, "polarization"),
+        f64::from(inner.polarization)
+    );
+    assert_eq!(number(&metrics, "milling"), f64::from(inner.milling));
+    assert_eq!(
+        number(&metrics, "meanNearest"),
+        f64::from(inner.mean_nearest)
+    );
     assert_eq!(number(&metrics, "count"), 300.0);
-    assert!(number(&metrics, "groups") >= 1.0);
+    assert_eq!(number(&metrics, "groups"), inner.groups as f64);
+    assert!((1.0..=300.0).contains(&number(&metrics, "groups")));
     assert_eq!(number(&metrics, "meanNeighbours"), flock.mean_neighbours());
     assert!(get(&metrics, "species").is_undefined());
     flock.setSpeciesCount(&js(3.0)).unwrap();

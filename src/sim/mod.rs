@@ -23,6 +23,7 @@ pub use behaviours::{LEADER_PACE, MAX_OBSTACLES, MAX_OBSTACLE_RADIUS, MIN_OBSTAC
 pub use flock::{Flock, Inspection, Terms, BENCH_DT, MAX_STEP, MAX_SUBSTEP};
 pub use limits::{
     FLEE_FORCE_FACTOR, MAX_SPEED_FACTOR, MIN_SPEED_FACTOR, OBSTACLE_CLEARANCE, PANIC_SPEED_FACTOR,
+    SPEED_RESPONSE,
 };
 pub use nearest::MAX_K;
 pub use params::{Kind, Param, ParamError, ParamSpec, Scale, PARAMS};
