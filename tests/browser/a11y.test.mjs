@@ -52,6 +52,7 @@ for (const path of ['?count=300', `?count=300&open=${OPEN}`, 'embed.html?count=3
     // With the Keys help open too (a modal dialog).
     if (path.startsWith('?')) {
       await page.keyboard.press('?');
+      assert.equal(await page.locator('dialog.bf-keys-help').isVisible(), true, 'the Keys help is open');
       const withHelp = await audit(page);
       assert.deepEqual(withHelp, [], JSON.stringify(withHelp, null, 1));
     }
@@ -110,6 +111,7 @@ test('the lessons fit one 1280x800 screen; the embed keeps a usable stage in a 6
     saveArtifact(`lesson-${lesson}-1280.png`, await page.screenshot());
     assert.ok(seen.flocks.length > 0 && seen.flocks.every(Boolean), `${lesson}: every flock on screen ${JSON.stringify(seen)}`);
     assert.ok(seen.controls.length > 0 && seen.controls.every(Boolean), `${lesson}: its first controls on screen ${JSON.stringify(seen)}`);
+    assert.ok(seen.firstStep, `${lesson}: its first step on screen ${JSON.stringify(seen)}`);
     // Scrolled to the last step, the flocks are still on screen beside it.
     await page.locator('.steps li').last().scrollIntoViewIfNeeded();
     const after = await page.evaluate(() =>

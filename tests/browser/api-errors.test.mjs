@@ -76,6 +76,9 @@ test('every Flock method refuses arguments of the wrong type with a TypeError th
       (name) => name !== 'constructor' && typeof Flock.prototype[name] === 'function' && Flock.prototype[name].length > 0,
     );
     const failures = [];
+    // The list is the prototype's: methods moved elsewhere, or wrapped to take no declared
+    // arguments, would leave nothing to check.
+    if (names.length < 30 || !names.includes('setCohesion')) failures.push(`only these methods take arguments: ${names}`);
     for (const name of names) {
       const arity = Flock.prototype[name].length;
       const args = Object.hasOwn(good, name) ? good[name] : Array(arity).fill(1);
@@ -141,7 +144,10 @@ test('a freed Flock or View throws a TypeError that says so, wherever it is used
     out['view.draw(freed)'] = thrown(() => view.draw(flock));
     out['view.worldPointAt(freed)'] = thrown(() => view.worldPointAt(flock, 1, 1));
     out['flock.free() again'] = thrown(() => flock.free());
-    out['flock[Symbol.dispose]()'] = thrown(() => flock[Symbol.dispose]?.());
+    out['flock[Symbol.dispose]()'] =
+      typeof Symbol.dispose !== 'symbol' || typeof flock[Symbol.dispose] === 'function'
+        ? thrown(() => flock[Symbol.dispose]?.())
+        : 'Flock has no Symbol.dispose';
     const freedView = new View(document.createElement('canvas'));
     freedView.free();
     const live = new Flock(60, 1);

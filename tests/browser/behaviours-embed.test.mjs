@@ -78,7 +78,11 @@ test('controls="presets obstacles pointer" shows those tools, and only where ask
   // The controls attribute can change later.
   await page.evaluate(() => document.getElementById('tools').setAttribute('controls', 'cohesion'));
   assert.deepEqual(await tools('#tools'), { presets: 0, predator: 0, pointer: 0, clear: 0, sliders: ['cohesion'] });
-  await page.locator('#tools canvas').click({ position: { x: 100, y: 100 } });
+  // Paused, where no cone is (a click on a cone would select it and add nothing anyway).
+  await page.evaluate(() => (document.getElementById('tools').paused = true));
+  await waitFrames(page, 2);
+  await page.locator('#tools canvas').click({ position: await clearSpot(page, 200, 140, { element: '#tools' }) });
+  await waitFrames(page, 2);
   assert.equal(await page.evaluate(() => document.getElementById('tools').flock.obstacles().length), 4, 'no more obstacles by clicking');
   assert.deepEqual(pageErrors, []);
   await page.close();

@@ -231,13 +231,32 @@ test('clicking the scene adds an obstacle under the pointer; Clear removes them'
   // Its centre shows where the click was (picking inverts the camera).
   const shown = await page.evaluate((o) => Array.from(window.view.cssPointOf(window.flock, o[0], o[1], o[2])), one);
   assert.ok(Math.hypot(shown[0] - at.x, shown[1] - at.y) < 3, `the obstacle shows at ${shown}, the click was at ${at.x},${at.y}`);
-  // ...and lies on the plane through the world's centre facing the camera.
-  const eyeward = await page.evaluate(() => {
-    const w = window.flock.worldSize();
-    const c = window.view.cssPointOf(window.flock, w / 2, w / 2, w / 2);
-    return Array.from(window.view.worldPointAt(window.flock, c[0], c[1])).map((v) => v - w / 2);
-  });
-  assert.ok(Math.hypot(...eyeward) < 1e-3 * world, `the centre's pixel picks the centre: ${eyeward}`);
+  // ...and lies on the plane through the world's centre facing the camera: it is what that
+  // pixel picks, the centre's pixel picks the centre, and the plane of two more picks
+  // through the centre (its normal the camera's axis: a point along it shows at the
+  // centre's pixel) holds the obstacle.
+  const plane = await page.evaluate(({ at, one }) => {
+    const { flock, view } = window;
+    const w = flock.worldSize();
+    const centre = [w / 2, w / 2, w / 2];
+    const c = view.cssPointOf(flock, ...centre);
+    const pick = (x, y) => Array.from(view.worldPointAt(flock, x, y));
+    const minus = (a, b) => a.map((v, i) => v - b[i]);
+    const [a, b] = [pick(c[0] + 60, c[1]), pick(c[0], c[1] + 60)].map((p) => minus(p, centre));
+    const n = [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+    const unit = n.map((v) => v / Math.hypot(...n));
+    const offset = minus(one.slice(0, 3), centre);
+    return {
+      picked: minus(pick(at.x, at.y), one.slice(0, 3)),
+      centre: minus(pick(c[0], c[1]), centre),
+      offPlane: offset.reduce((sum, v, i) => sum + v * unit[i], 0),
+      axis: minus(Array.from(view.cssPointOf(flock, ...centre.map((v, i) => v + 0.2 * w * unit[i]))), Array.from(c)),
+    };
+  }, { at, one });
+  assert.ok(Math.hypot(...plane.picked) < 1e-3 * world, `the obstacle is what its pixel picks: ${plane.picked}`);
+  assert.ok(Math.hypot(...plane.centre) < 1e-3 * world, `the centre's pixel picks the centre: ${plane.centre}`);
+  assert.ok(Math.abs(plane.offPlane) < 1e-3 * world, `the obstacle is ${plane.offPlane} off the plane`);
+  assert.ok(Math.hypot(...plane.axis) < 0.5, `the plane faces the camera (its normal shows at ${plane.axis} px)`);
 
   const after = await canvasShot(page, 'obstacle-after.png');
   const changed = difference(before, after);
@@ -418,7 +437,14 @@ test('holding the pointer down attracts the flock (or repels it); releasing lets
 });
 
 test('the new controls fit a phone-width panel and speak the page language', { timeout: 120_000 }, async () => {
-  const { page, pageErrors } = await open('?count=300&lang=uk', { width: 390, height: 844 });
+  // The groups open: a closed group's controls have no boxes to measure.
+  const { page, pageErrors } = await open(`?count=300&lang=uk${OPEN}`, { width: 390, height: 844 });
+  const laidOut = await page.evaluate(() =>
+    ['#presets .bf-preset', '#scene button', '.bf-segment span'].map(
+      (selector) => [...document.querySelectorAll(selector)].filter((el) => el.getClientRects().length > 0).length,
+    ),
+  );
+  assert.ok(laidOut.every((n) => n > 0), `presets, scene tools and pointer modes are on screen (${laidOut})`);
   const overflow = await page.evaluate(() =>
     [...document.querySelectorAll('#presets, #scene, #presets *, #scene *')]
       .filter((el) => {

@@ -129,10 +129,13 @@ test('Pause stops the flock, Step advances it by one step, Play resumes', { time
   await page.waitForTimeout(300);
   assert.ok(sameArrays(paused, await positions(page)), 'positions stay put while paused');
 
+  const steps = () => page.evaluate(() => document.querySelector('boids-flock').steps);
+  const stepsBefore = await steps();
   await page.locator('#step').click();
   await waitFrames(page, 2);
   const stepped = await positions(page);
   assert.ok(!sameArrays(paused, stepped), 'Step advances the flock while paused');
+  assert.equal(await steps(), stepsBefore + 1, 'by exactly one step');
   await page.waitForTimeout(300);
   assert.ok(sameArrays(stepped, await positions(page)), 'after Step the flock stays paused');
 
@@ -158,6 +161,12 @@ test('Rebuild re-scatters the flock', { timeout: 120_000 }, async () => {
   assert.equal(await page.evaluate(() => window.flock.count()), count);
   assert.ok(!sameArrays(before, after), 'positions differ right after Rebuild');
   assert.ok(after.every(Number.isFinite), 'positions are finite after Rebuild');
+  // A fresh scatter from the seed, not a step or two: the step count starts again, and a
+  // second Rebuild lands every boid where the first did.
+  assert.equal(await page.evaluate(() => document.querySelector('boids-flock').steps), 0);
+  await page.locator('#rebuild').click();
+  await waitFrames(page, 2);
+  assert.ok(sameArrays(after, await positions(page)), 'a second Rebuild scatters the same way');
   assert.deepEqual(pageErrors, []);
   await page.close();
 });

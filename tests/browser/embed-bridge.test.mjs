@@ -99,8 +99,12 @@ test('a parent on an allowed origin drives the flock: ready, set, pause, step, p
   const stepped = await ask(page, { type: 'boids:step' });
   assert.equal(stepped.data.steps, stepsBefore + 1, 'step: one step');
 
+  // Still paused: only the rebuild moves the boids now, and it starts the count again.
+  const afterStep = await positions(frame);
+  assert.ok(!sameArrays(before, afterStep), 'step: the boids moved');
   await ask(page, { type: 'boids:rebuild' });
-  assert.ok(!sameArrays(before, await positions(frame)), 'rebuild: scattered afresh');
+  assert.ok(!sameArrays(afterStep, await positions(frame)), 'rebuild: scattered afresh');
+  assert.equal(await steps(frame), 0, 'rebuild: a new flock, no steps yet');
 
   await ask(page, { type: 'boids:play' });
   const playing = await steps(frame);

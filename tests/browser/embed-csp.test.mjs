@@ -139,5 +139,14 @@ test('the violation watch itself works: an inline script is refused and reported
   });
   await page.waitForFunction(() => window.__csp.length > 0, null, { timeout: 5000 });
   assert.equal(await page.evaluate(() => window.__inlineRan ?? false), false, 'the inline script did not run');
+  // The console watch saw the refusal too, and the request watch sees a file from elsewhere.
+  assert.ok(opened.cspConsole.length > 0, 'the refusal is in the console');
+  await page.evaluate(() => {
+    const img = document.createElement('img');
+    img.src = 'http://127.0.0.2:9/elsewhere.png';
+    document.body.append(img);
+  });
+  await page.waitForTimeout(300);
+  assert.ok(opened.foreign.some((url) => url.includes('elsewhere.png')), `a request beyond the page's files is caught: ${opened.foreign}`);
   await page.close();
 });

@@ -138,6 +138,7 @@ test('count and seed attributes out of range are clamped with a console warning,
   // The same warning as changing the attribute later.
   await page.evaluate(() => document.getElementById('fine').setAttribute('count', '20'));
   assert.ok(warnings.includes('<boids-flock>: count="20": count runs from 50 to 100000; using 50'), JSON.stringify(warnings));
+  assert.equal(await page.evaluate(() => document.getElementById('fine').flock.count()), 50, 'and uses 50');
   assert.deepEqual(pageErrors, []);
   await page.close();
 });

@@ -19,7 +19,9 @@
 // metrics (sub-cell groups, sampled walks: issue 11) then added 3.9 KB gzipped a build:
 // 130.4 KB each, dist/ 349.1 KB. One float and one integer sort for the module (there were
 // four) took 4.2 KB a build off: 126.1 KB each, dist/ 340.8 KB, the page 189.5 KB.
-// 343 KB holds dist/ where it is, so growth fails here (README, "Size").
+// 343 KB holds dist/ where it is, so growth fails here (README, "Size"): a ratchet, not the
+// budget. The budget, 300 KB, is its own test below, marked todo while it fails, so that every
+// run reports it missed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -31,7 +33,10 @@ const KB = 1000;
 const LANGS = ['en', 'uk', 'pl', 'ru'];
 const WASM_LIMIT = 150 * KB;
 const PAGE_LIMIT = 200 * KB;
-const DIST_LIMIT = 343 * KB;
+/** No growth: what dist/ measured when this was set, not the budget (see DIST_BUDGET). */
+const DIST_RATCHET = 343 * KB;
+/** Issue 11's budget for dist/, missed (see the comment at the top). */
+const DIST_BUDGET = 300 * KB;
 
 function files(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -40,11 +45,16 @@ function files(dir) {
   });
 }
 
-test('dist/ fits the size budget', () => {
-  const sizes = files(distDir).map((file) => ({
+/** Every file of dist/ and its size gzipped (zlib, level 9). */
+function gzippedSizes() {
+  return files(distDir).map((file) => ({
     file: path.relative(distDir, file).split(path.sep).join('/'),
     gz: gzipSync(readFileSync(file), { level: 9 }).length,
   }));
+}
+
+test('dist/ fits the size budget', () => {
+  const sizes = gzippedSizes();
   const gz = (name) => sizes.find((s) => s.file === name)?.gz ?? assert.fail(`dist/${name} is missing`);
   const wasm = sizes.filter((s) => s.file.endsWith('.wasm'));
   assert.deepEqual(wasm.map((s) => s.file).sort(), ['boids_bg.wasm', 'boids_relaxed_bg.wasm'], 'the two builds');
@@ -54,7 +64,7 @@ test('dist/ fits the size budget', () => {
   for (const { file, gz } of wasm) {
     assert.ok(gz <= WASM_LIMIT, `${file} is ${gz} bytes gzipped (limit ${WASM_LIMIT / KB} KB)`);
   }
-  assert.ok(total <= DIST_LIMIT, `dist/ is ${total} bytes gzipped (limit ${DIST_LIMIT / KB} KB)`);
+  assert.ok(total <= DIST_RATCHET, `dist/ is ${total} bytes gzipped (no more than ${DIST_RATCHET / KB} KB)`);
 
   // The page: index.html, the bindings and their snippets, every script, style sheet and icon
   // in www/ but embed.html's bridge, English and the largest other language table (a reader
@@ -72,4 +82,9 @@ test('dist/ fits the size budget', () => {
     Math.max(...wasm.map((s) => s.gz));
   console.log(`# the page downloads ${(page / KB).toFixed(1)} KB gzipped`);
   assert.ok(page <= PAGE_LIMIT, `the page downloads ${page} bytes gzipped (limit ${PAGE_LIMIT / KB} KB)`);
+});
+
+test(`dist/ is at most ${DIST_BUDGET / KB} KB gzipped (issue 11)`, { todo: 'missed: two wasm builds of ~126 KB each' }, () => {
+  const total = gzippedSizes().reduce((sum, s) => sum + s.gz, 0);
+  assert.ok(total <= DIST_BUDGET, `dist/ is ${(total / KB).toFixed(1)} KB gzipped, over ${DIST_BUDGET / KB} KB`);
 });

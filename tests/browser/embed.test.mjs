@@ -213,8 +213,9 @@ test('attributes set the flock, later changes apply, junk changes nothing and in
   });
   assert.equal(more.kebab, 3, 'separation-radius="3" sets separationRadius');
   assert.equal(more.lower, 180, 'fieldofview="180" sets fieldOfView');
-  if (more.hasPredators) assert.equal(more.predators, 1, 'the boolean attribute predator sets one hawk');
-  if (more.hasFlat) assert.equal(more.flat, true, 'mode="2d" makes the world flat');
+  assert.deepEqual([more.hasPredators, more.hasFlat], [true, true], 'hawks and the flat world are in the table');
+  assert.equal(more.predators, 1, 'the boolean attribute predator sets one hawk');
+  assert.equal(more.flat, true, 'mode="2d" makes the world flat');
 
   // `controls` picks the sliders; none by default.
   assert.equal(await page.locator('#c input[type=range]').count(), 0, 'no sliders by default in an embed');
@@ -407,9 +408,14 @@ test('keyboard: Space pauses and R rebuilds when the flock has focus, not while 
   // Typing in a text field is not a shortcut.
   await page.locator('#copy-link').click();
   await page.locator('#share-link').focus();
+  const steps = () => page.evaluate(() => document.querySelector('boids-flock').steps);
+  const stepsBefore = await steps();
+  assert.ok(stepsBefore > 10, `the flock has flown a while (${stepsBefore} steps)`);
   await page.keyboard.press('Space');
   await page.keyboard.press('r');
   assert.match(await page.locator('#pause').textContent(), /pause/i, 'Space in the link field does not pause');
+  // A rebuild starts the count of steps again.
+  assert.ok((await steps()) >= stepsBefore, 'R in the link field does not rebuild');
 
   // The canvas, every button, slider and field has an accessible name.
   const unnamed = await page.evaluate(() => {

@@ -300,7 +300,12 @@ export function positions(page) {
   return page.evaluate(() => Array.from(window.flock.positions()));
 }
 
+/**
+ * Whether two lists of numbers are equal, value for value. Throws on two empty lists: "stays
+ * put" on a flock with no boids would hold for a page that lost them all.
+ */
 export function sameArrays(a, b) {
+  if (a.length === 0 && b.length === 0) throw new Error('sameArrays: both lists are empty (no boids?)');
   return a.length === b.length && a.every((v, i) => Object.is(v, b[i]));
 }
 
@@ -363,9 +368,14 @@ export function foreground(png, { tolerance = 24, block = 32 } = {}) {
   return differing / (width * height);
 }
 
-/** Fraction of pixels that differ (by more than `tolerance`) between two same-sized PNGs. */
+/**
+ * Fraction of pixels that differ (by more than `tolerance`) between two same-sized PNGs.
+ * Throws on two sizes: "the picture changed" must not pass because a canvas was resized.
+ */
 export function difference(a, b, tolerance = 24) {
-  if (a.width !== b.width || a.height !== b.height) return 1;
+  if (a.width !== b.width || a.height !== b.height) {
+    throw new Error(`difference: ${a.width}×${a.height} vs ${b.width}×${b.height}: not the same picture size`);
+  }
   const n = a.width * a.height;
   let differing = 0;
   for (let i = 0; i < n; i++) if (distance(pixel(a, i), pixel(b, i)) > tolerance) differing++;

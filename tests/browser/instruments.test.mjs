@@ -105,7 +105,36 @@ async function frames(page, n = 10) {
     bufferSubData: f.bufferSubData,
     bufferData: f.bufferData,
     texSubImage2D: f.texSubImage2D ?? 0,
+    texImage2D: f.texImage2D ?? 0,
   }));
+}
+
+/**
+ * How many saturated, lit pixels of `png` lie within 20° of hue of each of `colours` (CSS
+ * hex), and what fraction of all such pixels lie near one of them. The sky is too dark to
+ * count.
+ */
+function ruleHues(png, colours) {
+  const hue = ([r, g, b]) => {
+    const [max, min] = [Math.max(r, g, b), Math.min(r, g, b)];
+    if (max === min) return 0;
+    const h = max === r ? (g - b) / (max - min) : max === g ? (b - r) / (max - min) + 2 : (r - g) / (max - min) + 4;
+    return (h * 60 + 360) % 360;
+  };
+  const wanted = colours.map((hex) => hue([1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16))));
+  const counts = wanted.map(() => 0);
+  let [coloured, near] = [0, 0];
+  for (let i = 0; i < png.width * png.height; i++) {
+    const p = [png.data[4 * i], png.data[4 * i + 1], png.data[4 * i + 2]];
+    const [max, min] = [Math.max(...p), Math.min(...p)];
+    if (max < 90 || (max - min) / max < 0.4) continue;
+    coloured += 1;
+    const h = hue(p);
+    const hits = wanted.map((w) => Math.min(Math.abs(h - w), 360 - Math.abs(h - w)) < 20);
+    hits.forEach((hit, k) => (counts[k] += hit ? 1 : 0));
+    near += hits.some(Boolean) ? 1 : 0;
+  }
+  return { counts, near: near / Math.max(1, coloured) };
 }
 
 function assertConesOneDraw(list, count, label) {
@@ -249,7 +278,15 @@ test('each colour mode recolours the cones, still one draw and one upload', { ti
     assert.ok(changed > 0.002, `${mode}: ${(100 * changed).toFixed(3)}% of the canvas changed colour`);
   }
   // Colour by rule uses the arrows' rule colours: the three show among the cones (lit, so
-  // compared loosely) in a flock where each rule is strongest somewhere.
+  // compared by hue) in a flock where each rule is strongest somewhere, and nearly every
+  // coloured pixel is one of them (the other modes spread over more hues).
+  const { rules } = await page.evaluate(() => window.view.legend());
+  const ruleColours = ['separation', 'alignment', 'cohesion'].map((name) => rules.find((r) => r.name === name).colour);
+  const rule = ruleHues(shots.rule, ruleColours);
+  assert.ok(rule.counts.every((n) => n >= 100), `each rule's colour shows: ${rule.counts} px`);
+  assert.ok(rule.near >= 0.97, `${(100 * rule.near).toFixed(1)}% of the coloured pixels are a rule's colour`);
+  const heading = ruleHues(shots.heading, ruleColours);
+  assert.ok(heading.near < 0.9, `by heading, ${(100 * heading.near).toFixed(1)}% are (the check can tell)`);
   assert.deepEqual(pageErrors, []);
   await page.close();
 });
@@ -265,17 +302,20 @@ test('trails draw (one draw, one texture row per sample), every boid or the sele
     await page.evaluate(() => window.flock.step(1 / 60));
     await waitFrames(page, 1);
   }
-  const trails = await canvasShot(page, 'instruments-trails.png');
   const list = await frames(page, 8);
   assertConesOneDraw(list, count, 'trails on');
   for (const f of list) {
     assert.equal(f.bufferSubData, 1, `trails add no buffer upload: ${JSON.stringify(f)}`);
     assert.equal(f.texSubImage2D, 0, 'paused: no new sample, no texture upload');
+    assert.equal(f.texImage2D, 0, 'paused: the trails texture is not made afresh');
   }
   // Moving again: one texture row per sample, never more than one per frame.
   await page.evaluate(() => window.flock.step(0.1));
   const moved = await frames(page, 3);
   assert.equal(moved.reduce((n, f) => n + f.texSubImage2D, 0), 1, JSON.stringify(moved));
+  assert.equal(moved.reduce((n, f) => n + f.texImage2D, 0), 0, JSON.stringify(moved));
+  // Trails on, then off, with no step between: what differs is the trails alone.
+  const trails = await canvasShot(page, 'instruments-trails.png');
   await page.evaluate(() => window.view.setTrails(false));
   await waitFrames(page, 4);
   const off = await canvasShot(page, 'instruments-trails-off.png');
@@ -322,8 +362,26 @@ test('2D, every behaviour on, follow: the instruments draw and nothing fails', {
     }, id);
     assert.equal(at.follow, true);
     assert.ok(Math.hypot(at.x, at.y) < 2, `${query}: followed boid is ${JSON.stringify(at)} px off centre`);
+    // The query's behaviours are in force, and the instruments draw: the selection's
+    // arrows and the trails show against the same frame with them off.
+    const state = await page.evaluate(() => {
+      const { flock } = window;
+      return { flat: flock.isFlat(), hawks: flock.predatorPositions().length / 3, leaders: flock.leaderPositions().length / 3 };
+    });
+    if (query.includes('flat')) assert.equal(state.flat, true, query);
+    else assert.deepEqual([state.hawks, state.leaders], [2, 1], query);
     const shot = await canvasShot(page, `instruments${query.replace(/[&=]/g, '-')}.png`);
-    assert.ok(shot.width > 0);
+    const corner = () => page.evaluate(() => Array.from(window.view.cssPointOf(window.flock, 0, 0, 0)));
+    const camera = await corner();
+    await page.evaluate(() => {
+      window.view.setTrails(false);
+      window.view.select(window.flock, null);
+    });
+    await waitFrames(page, 4);
+    const bare = await canvasShot(page, `instruments${query.replace(/[&=]/g, '-')}-bare.png`);
+    assert.deepEqual(await corner(), camera, `${query}: the camera held still between the two shots`);
+    const drawn = difference(shot, bare);
+    assert.ok(drawn > 0.003, `${query}: the instruments cover ${(100 * drawn).toFixed(3)}% of the canvas`);
     assert.deepEqual(pageErrors, [], query);
     assert.deepEqual(problems, [], query);
     await page.close();

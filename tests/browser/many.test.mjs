@@ -33,21 +33,26 @@ async function drawn(page, selector) {
   return { share: foreground(decodePng(buffer)), buffer };
 }
 
-/** Waits until the element is running with a live context and has stepped `more` times since. */
-function waitDrawing(page, selector, more = 3, timeout = 30_000) {
-  return page.waitForFunction(
-    async ([selector, more]) => {
+/**
+ * Waits until the element is running with a live context and has stepped `more` times since.
+ * (Two plain predicates: Playwright takes a promise a predicate returns as truthy at once.)
+ */
+async function waitDrawing(page, selector, more = 3, timeout = 30_000) {
+  await page.waitForFunction(
+    (selector) => {
       const el = document.querySelector(selector);
-      if (!(el.dataset.state === 'running' && el.dataset.context === 'live')) return false;
-      const from = el.steps;
-      await new Promise((resolve) => {
-        let k = 0;
-        const tick = () => (++k > more ? resolve() : requestAnimationFrame(tick));
-        requestAnimationFrame(tick);
-      });
+      return el.dataset.state === 'running' && el.dataset.context === 'live';
+    },
+    selector,
+    { timeout, polling: 100 },
+  );
+  const from = await page.evaluate((selector) => document.querySelector(selector).steps, selector);
+  await page.waitForFunction(
+    ([selector, from, more]) => {
+      const el = document.querySelector(selector);
       return el.steps >= from + more && el.dataset.context === 'live';
     },
-    [selector, more],
+    [selector, from, more],
     { timeout, polling: 100 },
   );
 }
@@ -95,6 +100,11 @@ test(`${LOSSES} forced context losses and restores in a row: still drawing, no e
   const { problems } = watchProblems(page);
   await page.goto(`${env.server.url}test/one.html`);
   await waitFlocks(page, '#one');
+  await waitDrawing(page, '#one');
+  // The wait can fail: a paused flock never steps again.
+  await page.evaluate(() => (document.querySelector('#one').paused = true));
+  await assert.rejects(waitDrawing(page, '#one', 3, 1_500), /Timeout/, 'a paused flock is not drawing');
+  await page.evaluate(() => (document.querySelector('#one').paused = false));
   await waitDrawing(page, '#one');
   const t0 = Date.now();
   const restored = [];
@@ -153,7 +163,11 @@ test('a tab hidden for five minutes resumes without a jump', { timeout: 120_000 
   const read = () =>
     page.evaluate(() => {
       const el = document.querySelector('#one');
-      return { steps: el.steps, positions: Array.from(el.flock.positions()) };
+      // By id: the step keeps the boids in grid order, so an index is not a bird.
+      const [ids, p] = [el.flock.ids(), el.flock.positions()];
+      const positions = [];
+      ids.forEach((id, i) => (positions[id] = [p[3 * i], p[3 * i + 1], p[3 * i + 2]]));
+      return { steps: el.steps, positions };
     });
 
   await page.evaluate(() => window.__setHidden(true));
@@ -180,12 +194,20 @@ test('a tab hidden for five minutes resumes without a jump', { timeout: 120_000 
   const after = await read();
   const total = perFrame.counts.reduce((a, b) => a + b, 0);
   let moved = 0;
-  for (let i = 0; i < before.positions.length; i++) moved = Math.max(moved, Math.abs(after.positions[i] - before.positions[i]));
+  assert.equal(after.positions.length, before.positions.length);
+  before.positions.forEach((p, id) => {
+    moved = Math.max(moved, ...p.map((v, k) => Math.abs(after.positions[id][k] - v)));
+  });
   console.log(
     `# many: hidden 5 min (clock moved on); on return ${total} steps in ${perFrame.seconds.toFixed(2)} s of page time over ` +
       `${perFrame.counts.length} frames (at most ${Math.max(...perFrame.counts)} in one); largest coordinate change ${moved.toFixed(2)}`,
   );
   assert.ok(total > 0, 'it runs again once visible');
+  // No boid flies faster than twice its cruise speed (a panic), for as many steps as ran
+  // between the two readings.
+  const ran = after.steps - before.steps;
+  const bound = 2 * (await page.evaluate(() => document.querySelector('#one').flock.speed())) * (ran / 60);
+  assert.ok(moved <= bound, `no jump: the largest coordinate change ${moved.toFixed(2)} is within ${bound.toFixed(2)}`);
   // 60 steps per second of page time, plus the 4 a frame may take to catch up once.
   assert.ok(total <= Math.ceil(60 * perFrame.seconds) + 4, `about one second of steps, not five minutes: ${total}`);
   assert.ok(Math.max(...perFrame.counts) <= 4, `no frame takes more than 4 steps: ${perFrame.counts}`);

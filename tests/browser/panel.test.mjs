@@ -215,7 +215,9 @@ test('on a 390x844 touch screen the flock stays in view while a slider moves; th
     const slider = page.locator(`#param-${name}`);
     await slider.scrollIntoViewIfNeeded();
     const box = await slider.boundingBox();
+    const before = await slider.inputValue();
     await page.touchscreen.tap(box.x + box.width * 0.8, box.y + box.height / 2);
+    assert.notEqual(await slider.inputValue(), before, `the tap moved ${name}`);
     const seen = await visible();
     assert.ok(seen.fraction >= 0.4, `moving ${name} (scrolled to ${seen.scrollY}): ${(100 * seen.fraction).toFixed(0)} % of the canvas in view`);
     assert.ok(seen.share >= 0.35, `the canvas takes ${(100 * seen.share).toFixed(0)} % of the screen's height`);
