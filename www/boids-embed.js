@@ -7,6 +7,7 @@
 // Attributes (see docs/embedding.md):
 // - every parameter of `Flock.params()`, spelled in lower case or kebab-case
 //   (`separationradius` or `separation-radius`); aliases `predator`, `mode="2d|3d"`, `species`;
+// - `preset`: a preset's name (`fishBall`), applied before the parameters beside it;
 // - `controls`: which sliders show ("all", "none", or names); `lang`: en, uk, pl or ru;
 //   `paused`; `readout`; `share` (a Copy link button); `explain` (the explanation, behind a
 //   "How it works" button); `open`: panel groups open at first ("hawks wind", "how");
@@ -62,7 +63,7 @@ const reducedMotion = () => matchMedia('(prefers-reduced-motion: reduce)').match
 
 export class BoidsFlock extends HTMLElement {
   static get observedAttributes() {
-    return [...NAMES.attributes, ...OPTIONS, ...INSTRUMENT_OPTIONS];
+    return [...NAMES.attributes, ...OPTIONS, ...INSTRUMENT_OPTIONS, 'preset'];
   }
 
   /** The parameter table this element was built from (`Flock.params()`). */
@@ -134,6 +135,11 @@ export class BoidsFlock extends HTMLElement {
     if (!this.flock || this.applying) return; // setup reads every attribute itself
     if (name === 'paused') {
       this.setPaused(value != null);
+      return;
+    }
+    if (name === 'preset') {
+      // Set later, a preset applies like its button; taken away, the values stay.
+      if (value != null && this.applyPresetSetting(value, `preset=${quote(value)}`)) this.changed();
       return;
     }
     if (INSTRUMENT_OPTIONS.includes(name)) {

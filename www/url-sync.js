@@ -3,7 +3,7 @@
 // url="sync", the Copy link button). Also which panel groups are open (`open`), so a shared
 // link opens the same groups. Methods mixed into BoidsFlock (boids-embed.js).
 
-import { Flock, SPECS } from './wasm-load.js';
+import { Flock, PRESETS, SPECS } from './wasm-load.js';
 import { langOf, loadLang, texts } from './i18n.js';
 import { readParam, writeParam } from './controls.js';
 import { formatNumber, paramNames } from './settings.js';
@@ -71,6 +71,22 @@ export const settingsMethods = {
     }
   },
 
+  /**
+   * Applies the preset named `raw` (any case: "fishball" is the fish ball), as its button
+   * does; one that is not a preset's name changes nothing and gets a warning.
+   */
+  applyPresetSetting(raw, where) {
+    const wanted = String(raw).trim().toLowerCase();
+    const preset = PRESETS.find((p) => p.name.toLowerCase() === wanted);
+    if (!preset) {
+      warn(`${where} is not a preset (${PRESETS.map((p) => p.name).join(', ')}); ignored`);
+      return false;
+    }
+    this.flock.applyPreset(preset.name);
+    for (const name of Object.keys(preset.values)) this.explicit.add(name);
+    return true;
+  },
+
   createFlock() {
     const settings = this.collectSettings();
     // Count and seed go to the constructor; the rest are set afterwards, like any change.
@@ -95,6 +111,12 @@ export const settingsMethods = {
     for (const [spec, { value, where }] of initial) {
       this.explicit.add(spec.name);
       this.warnClamped(where, spec, value, readParam(flock, spec));
+    }
+    // A preset first, so that a setting named beside it wins (`preset="fishBall"
+    // cohesion="3"` is the fish ball with more cohesion).
+    const preset = this.option('preset');
+    if (preset != null) {
+      this.applyPresetSetting(preset, this.url.has('preset') ? `?preset=${quote(preset)}` : `preset=${quote(preset)}`);
     }
     for (const [name, [found, raw, where]] of settings) {
       if (name !== 'count' && name !== 'seed') this.apply(found, raw, where);
@@ -140,7 +162,8 @@ export const settingsMethods = {
     const url = new URL(this.urlMode === 'sync' ? location.href : FULL_PAGE);
     const query = new URLSearchParams(this.urlMode === 'sync' ? url.search : '');
     for (const spec of SPECS) NAMES.spellings(spec).forEach((key) => query.delete(key));
-    for (const alias of [...NAMES.aliases, 'lang']) query.delete(alias);
+    // The preset's values are written out one by one (they may have been moved since).
+    for (const alias of [...NAMES.aliases, 'lang', 'preset']) query.delete(alias);
     for (const spec of SPECS) {
       const value = readParam(this.flock, spec);
       const keep =

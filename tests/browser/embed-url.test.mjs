@@ -131,3 +131,46 @@ test('embed.html takes its settings from the URL', { timeout: 120_000 }, async (
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('a preset by name: ?preset= and the preset attribute, the values beside it win, junk is refused', { timeout: 120_000 }, async () => {
+  const page = await env.browser.newPage({ viewport: { width: 640, height: 400 } });
+  const warnings = [];
+  page.on('console', (msg) => msg.type() === 'warning' && warnings.push(msg.text()));
+  const { problems } = watchProblems(page);
+  await page.goto(`${env.server.url}embed.html?preset=FISHBALL&speed=9&seed=3&paused=1`);
+  await waitFlocks(page, 'boids-flock');
+  const presets = await page.evaluate(() => customElements.get('boids-flock').presets);
+  const fishBall = presets.find((p) => p.name === 'fishBall').values;
+  const values = await flockValues(page, 'boids-flock');
+  for (const [name, value] of Object.entries(fishBall)) {
+    if (name !== 'speed') assert.equal(values[name], value, `${name}: the fish ball's`);
+  }
+  assert.notEqual(fishBall.speed, 9);
+  assert.equal(values.speed, 9, 'speed=9 beside the preset wins');
+  // Started from the seed with these values, as Rebuild would.
+  const start = await page.evaluate(() => Array.from(document.querySelector('boids-flock').flock.positions()));
+  await page.evaluate(() => document.querySelector('boids-flock').rebuild());
+  assert.ok(sameArrays(start, await page.evaluate(() => Array.from(document.querySelector('boids-flock').flock.positions()))));
+  // The shared link carries the values, not the name (they may have moved since).
+  const link = new URL(await page.evaluate(() => document.querySelector('boids-flock').shareUrl()));
+  assert.equal(link.searchParams.has('preset'), false, link.href);
+  assert.equal(Number(link.searchParams.get('cohesion')), fishBall.cohesion, link.href);
+
+  // The attribute, later: applies like the button; junk changes nothing and says so.
+  const later = await page.evaluate(() => {
+    const el = document.querySelector('boids-flock');
+    el.setAttribute('preset', 'murmuration');
+    const murmuration = el.flock.alignment();
+    el.setAttribute('preset', 'starlings');
+    return { murmuration, after: el.flock.alignment() };
+  });
+  const murmuration = presets.find((p) => p.name === 'murmuration').values;
+  assert.equal(later.murmuration, murmuration.alignment);
+  assert.equal(later.after, murmuration.alignment, 'an unknown preset changes nothing');
+  assert.ok(
+    warnings.some((w) => w.includes('preset="starlings" is not a preset') && w.includes('fishBall')),
+    JSON.stringify(warnings),
+  );
+  assert.deepEqual(problems, []);
+  await page.close();
+});
