@@ -251,8 +251,17 @@ mod tests {
     #[test]
     fn fitting_a_sphere_centres_it_and_fills_the_view() {
         let mut camera = OrbitCamera::default();
-        // A flock of radius 4 around (10, 30, 20) in a world of 40 (simulation axes, z up).
-        camera.fit(Vec3::new(10.0, 30.0, 20.0) / 40.0, 4.0 / 40.0, false);
+        // A flock of radius 4 in a world of 40 would need a zoom past the largest.
+        camera.fit(Vec3::splat(0.5), 4.0 / 40.0, false);
+        assert_eq!(camera.zoom, MAX_ZOOM);
+        // Radius 8 around (10, 30, 20) (simulation axes, z up): the default view frames the
+        // box's half-diagonal (√3/2 of the side), so the zoom is that over 8/40.
+        camera.fit(Vec3::new(10.0, 30.0, 20.0) / 40.0, 8.0 / 40.0, false);
+        assert!(
+            (camera.zoom - 0.5 * 3f32.sqrt() / 0.2).abs() < 1e-5,
+            "{}",
+            camera.zoom
+        );
         let frame = camera.frame(40.0, 1.0);
         let centre_gl = Vec3::new(10.0, 20.0, 30.0);
         let c = ndc(&frame, centre_gl);
@@ -263,7 +272,7 @@ mod tests {
             .inverse()
             .transform_vector3(Vec3::X)
             .normalize();
-        let edge = ndc(&frame, centre_gl + right * 4.0);
+        let edge = ndc(&frame, centre_gl + right * 8.0);
         assert!(edge.x > 0.4 && edge.x <= 1.0, "{edge}");
         // And in 2D.
         camera.fit(Vec3::new(0.25, 0.75, 0.0), 0.1, true);

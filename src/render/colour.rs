@@ -93,13 +93,40 @@ mod tests {
     #[test]
     fn values_come_from_the_step() {
         let mut flock = Flock::new(200, Some(1));
+        flock.set(crate::sim::Param::SpeciesCount, 3.0).unwrap();
+        flock.set(crate::sim::Param::FieldOfView, 360.0).unwrap();
+        for _ in 0..30 {
+            flock.step(1.0 / 60.0);
+        }
+        // Whom each boid heeds now, by the reference walk, and by id (the step re-sorts).
+        let sets = flock.neighbour_sets();
+        let ids = flock.ids().to_vec();
+        let heeded: Vec<(u32, usize)> = (sets.into_iter().zip(&ids))
+            .map(|(set, &id)| (id, set.len()))
+            .collect();
         flock.step(1.0 / 60.0);
-        let counts = flock.neighbour_counts().to_vec();
         let rules = flock.strongest_rules().to_vec();
-        for i in [0, 50, 199] {
-            assert_eq!(ColourBy::Neighbours.value(&flock, i), f32::from(counts[i]));
+        for &(id, count) in &heeded {
+            let i = flock.index_of(id).unwrap();
+            assert_eq!(
+                ColourBy::Neighbours.value(&flock, i),
+                count as f32,
+                "boid {id}"
+            );
+            let kind = f32::from(flock.species()[i]);
+            assert_eq!(ColourBy::Species.value(&flock, i), kind);
+            assert_eq!(ColourBy::Heading.value(&flock, i), kind);
             assert_eq!(ColourBy::Rule.value(&flock, i), f32::from(rules[i]));
-            assert_eq!(ColourBy::Species.value(&flock, i), 0.0);
+        }
+        assert!(
+            heeded.iter().any(|&(_, count)| count > 0),
+            "someone heeds someone"
+        );
+        for kind in 0..3u8 {
+            assert!(flock.species().contains(&kind), "species {kind}");
+        }
+        for rule in 1..=3u8 {
+            assert!(rules.contains(&rule), "rule {rule} strongest somewhere");
         }
         assert!(ColourBy::neighbour_scale(&flock) >= 2.0);
         // Past the end (a count just raised, not yet stepped): 0, not a panic.

@@ -465,8 +465,22 @@ mod tests {
         }
         let scene = scene(&flock);
         let mut g = Geometry::default();
-        let mut drawn = 0;
-        for &id in flock.ids().iter().take(50) {
+        let mut shown = [0usize; FORCES.len()];
+        // Twenty-five boids anywhere and the twenty-five nearest the hawk (its pull acts
+        // only within the flee radius).
+        let hawk = Vec3::from_slice(&flock.predator_positions()[..3]);
+        let at = |id: u32| {
+            let i = flock.index_of(id).unwrap();
+            Vec3::from_slice(&flock.positions()[3 * i..3 * i + 3])
+        };
+        let mut near_hawk = flock.ids()[25..].to_vec();
+        near_hawk.sort_by(|&a, &b| at(a).distance(hawk).total_cmp(&at(b).distance(hawk)));
+        let chosen: Vec<u32> = flock.ids()[..25]
+            .iter()
+            .chain(&near_hawk[..25])
+            .copied()
+            .collect();
+        for &id in &chosen {
             let seen = flock.inspect(id).unwrap();
             let links = links(&seen);
             assert_eq!(
@@ -492,20 +506,42 @@ mod tests {
             assert_eq!(g.lines.len() % (2 * VERTEX_FLOATS), 0);
             assert!(g.triangles.iter().chain(&g.lines).all(|v| v.is_finite()));
             let used = colours(&g);
-            for (force, vector) in [
-                (&FORCES[0], seen.terms.total),
-                (&FORCES[1], seen.terms.separation),
-                (&FORCES[3], seen.terms.cohesion),
-                (&FORCES[10], seen.terms.behaviours.wind),
-            ] {
-                let shown = used.contains(&force.rgb);
-                assert_eq!(shown, vector.length() > 1e-3, "{} on boid {id}", force.name);
+            // Every force by its name (not by its place in the table), drawn where it acts
+            // as much as the drawing's threshold (a ten-thousandth of the maximum force).
+            let (t, b) = (&seen.terms, &seen.terms.behaviours);
+            for (k, force) in FORCES.iter().enumerate() {
+                let vector = match force.name {
+                    "total" => t.total,
+                    "separation" => t.separation,
+                    "alignment" => t.alignment,
+                    "cohesion" => t.cohesion,
+                    "cruise" => t.cruise,
+                    "walls" => t.walls,
+                    "obstacles" => b.obstacles,
+                    "hawks" => b.hawks,
+                    "leader" => b.leader,
+                    "pointer" => b.pointer,
+                    "wind" => b.wind,
+                    other => panic!("a force without a term: {other}"),
+                };
+                let acts = vector.length() > 1e-4 * flock.settings().max_force;
+                assert_eq!(
+                    used.contains(&force.rgb),
+                    acts,
+                    "{} on boid {id}",
+                    force.name
+                );
+                shown[k] += usize::from(acts);
             }
-            drawn += 1;
             // A link per neighbour, the rims of two circles and the blind zone's edges.
             assert!(g.lines.len() / (2 * VERTEX_FLOATS) >= links.len() + 2 * CIRCLE_SEGMENTS);
         }
-        assert_eq!(drawn, 50);
+        // Among them, each force this flock has acts on someone (no obstacles and no pointer
+        // here: theirs never show).
+        for (force, &count) in FORCES.iter().zip(&shown) {
+            let expected = !matches!(force.name, "obstacles" | "pointer");
+            assert_eq!(count > 0, expected, "{}: on {count} boids", force.name);
+        }
     }
 
     #[test]
@@ -578,6 +614,24 @@ mod tests {
             .map(|v| v.to_vec())
             .collect::<Vec<_>>();
         assert!(off_plane.is_empty(), "{off_plane:?}");
+        // ...and there is something on it: the two discs' fans, the 270° view's blind wedge
+        // (its fill) and the arrows.
+        let triangles = g.triangles.len() / (3 * VERTEX_FLOATS);
+        assert!(
+            triangles >= 2 * CIRCLE_SEGMENTS + CIRCLE_SEGMENTS / 2,
+            "{triangles}"
+        );
+        let wedge = g
+            .triangles
+            .chunks_exact(VERTEX_FLOATS)
+            .filter(|v| v[3..7] == [0.05, 0.05, 0.08, 0.35])
+            .count();
+        assert_eq!(
+            wedge,
+            3 * (CIRCLE_SEGMENTS / 2),
+            "the blind wedge's triangles"
+        );
+        assert!(!colours(&g).is_empty(), "arrows");
     }
 
     #[test]

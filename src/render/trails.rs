@@ -267,8 +267,14 @@ mod tests {
         ring.sample(&flock);
         let reading = ring.reading(&flock);
         assert_eq!(reading.slots, 350, "freed slots are reused before new ones");
-        let newcomers = flock.ids().iter().filter(|id| !by_id.contains_key(id));
-        for &id in newcomers {
+        let newcomers: Vec<u32> = flock
+            .ids()
+            .iter()
+            .copied()
+            .filter(|id| !by_id.contains_key(id))
+            .collect();
+        assert_eq!(newcomers.len(), 150);
+        for id in newcomers {
             assert_eq!(ring.texel(ring.slot_of(id).unwrap())[3], 4.0, "id {id}");
         }
         assert!(reading.jump > 0.0 && reading.head == 4 % SAMPLES);

@@ -121,9 +121,11 @@ pub fn wall_margin(world: f32) -> f32 {
     (0.1 * world).within(1.0, 10.0)
 }
 
-/// A push that grows to this at a wall (or an obstacle's surface) `distance` ahead turns a
-/// body at `speed` back within half that distance, whatever `others` (the most everything
-/// else can push) want: the walls', the obstacles' and the hawks' one formula.
+/// A push that grows linearly to this at a wall (or an obstacle's surface) `distance` ahead
+/// turns a body at `speed` back before it gets there, whatever `others` (the most everything
+/// else can push) want: with nothing else pushing it stops at √½ ≈ 0.71 of the distance
+/// (½v² = P·x²/2d), with the most the others can push, nearer the wall but short of it.
+/// The walls', the obstacles' and the hawks' one formula.
 pub fn turn_back_push(speed: f32, distance: f32, others: f32) -> f32 {
     2.0 * speed * speed / distance + 2.0 * others
 }
@@ -152,10 +154,55 @@ mod tests {
         assert!(hunted.obstacle_strength > calm.obstacle_strength);
         assert_eq!(calm.walls.0, 10.0);
         assert_eq!(wall_margin(5.0), 1.0);
-        // At the wall the push beats everything else pulling the other way, twice over.
         assert!(calm.walls.1 > 2.0 * calm.rules_total);
         assert_eq!(calm.speed_limit(true), calm.panic_speed);
         assert_eq!(calm.speed_limit(false), calm.top_speed);
+    }
+
+    /// How deep a body entering a push that grows linearly to `push` over `distance`, at
+    /// `speed`, with `others` pulling it on, gets before it turns (small steps of time).
+    fn deepest(speed: f32, distance: f32, others: f32, push: f32) -> f32 {
+        let (mut x, mut v, dt) = (0.0f64, f64::from(speed), 1e-5);
+        let (d, o, p) = (f64::from(distance), f64::from(others), f64::from(push));
+        while v > 0.0 {
+            v -= (p * x / d - o) * dt;
+            x += v * dt;
+            if x > 2.0 * d {
+                break;
+            }
+        }
+        x as f32
+    }
+
+    #[test]
+    fn the_turn_back_push_turns_a_body_before_the_wall() {
+        for (speed, distance, others) in [(10.0, 10.0, 0.0), (28.0, 4.0, 0.0), (14.0, 10.0, 30.0)] {
+            let depth = deepest(
+                speed,
+                distance,
+                others,
+                turn_back_push(speed, distance, others),
+            );
+            assert!(depth < distance, "{speed} {distance} {others}: {depth}");
+            if others == 0.0 {
+                assert!((depth / distance - 0.5f32.sqrt()).abs() < 1e-3, "{depth}");
+            }
+            // Half the push would not do: the formula is what holds the wall.
+            let weak = deepest(
+                speed,
+                distance,
+                others,
+                0.5 * turn_back_push(speed, distance, others),
+            );
+            assert!(
+                weak > 0.99 * distance,
+                "{speed} {distance} {others}: half the push stops at {weak}"
+            );
+        }
+        // The walls of a flock are that push for its fastest boid.
+        let calm = Limits::new(&Settings::default(), 100.0, Present::default());
+        let (margin, strength) = calm.walls;
+        assert!(deepest(calm.fastest, margin, calm.rules_total, strength) < margin);
     }
 
     #[test]

@@ -358,7 +358,20 @@ mod tests {
         let (p, _) = flat(&points);
         let (centre, radius) = extent(&p, WALLS);
         assert!((centre - Vec3::new(34.5, 64.5, 0.0)).length() < 1e-4);
-        assert!(radius > 5.0 && radius < 6.4, "{radius}");
+        // The 95th of the hundred distances from the centre: √(4.5² + 3.5²).
+        assert!((radius - 5.7009).abs() < 1e-3, "{radius}");
+        // Pairs ½, 1, … 25 either side of (50, 50): the 95th distance is 24 (the 90th 23,
+        // the farthest 25).
+        let points: Vec<_> = (1..=50)
+            .flat_map(|k| {
+                let d = 0.5 * k as f32;
+                [(50.0 + d, 50.0, 1.0, 0.0), (50.0 - d, 50.0, 1.0, 0.0)]
+            })
+            .collect();
+        let (p, _) = flat(&points);
+        let (centre, radius) = extent(&p, WALLS);
+        assert!((centre - Vec3::new(50.0, 50.0, 0.0)).length() < 1e-4);
+        assert!((radius - 24.0).abs() < 1e-4, "{radius}");
     }
 
     #[test]

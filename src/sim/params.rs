@@ -535,6 +535,35 @@ mod tests {
             Param::Topological,
             Param::NearestK,
         ];
+        // Exhaustive: a parameter added to the enum does not compile here until it is
+        // listed above too.
+        let _listed = |param: Param| match param {
+            Param::Count
+            | Param::Speed
+            | Param::Separation
+            | Param::Alignment
+            | Param::Cohesion
+            | Param::Perception
+            | Param::SeparationRadius
+            | Param::FieldOfView
+            | Param::MaxForce
+            | Param::WorldSize
+            | Param::Wrap
+            | Param::Seed
+            | Param::Predators
+            | Param::PredatorSpeed
+            | Param::FleeRadius
+            | Param::Leaders
+            | Param::LeaderWeight
+            | Param::PointerStrength
+            | Param::WindStrength
+            | Param::WindHeading
+            | Param::WindElevation
+            | Param::SpeciesCount
+            | Param::Flat
+            | Param::Topological
+            | Param::NearestK => (),
+        };
         assert_eq!(all.len(), PARAMS.len());
         for param in all {
             let rows = PARAMS.iter().filter(|s| s.param == param).count();

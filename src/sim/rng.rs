@@ -76,5 +76,20 @@ mod tests {
         for m in mean {
             assert!(m.abs() < 0.03, "mean direction component {m}");
         }
+        // Evenly over the sphere, not only balanced: each coordinate is uniform on [−1, 1]
+        // (Archimedes), so a tenth of the directions in each tenth of it (a uniform polar
+        // angle would crowd the poles; a flat circle would fill two bins).
+        let mut rng = Rng::new(4);
+        for axis in 0..3 {
+            let mut bins = [0u32; 10];
+            for _ in 0..n {
+                let c = rng.direction()[axis];
+                bins[(((c + 1.0) * 5.0) as usize).min(9)] += 1;
+            }
+            for (k, &count) in bins.iter().enumerate() {
+                let share = f64::from(count) / n as f64;
+                assert!((share - 0.1).abs() < 0.012, "axis {axis} bin {k}: {share}");
+            }
+        }
     }
 }

@@ -262,9 +262,17 @@ mod tests {
         // Around the corner cell (0, 0, 0), across every wrapped edge, and far from it.
         let (grid, sorted) = sorted_world(&scattered(40), world);
         let mut nearby = Sorted::default();
-        // A long gather first: a shorter one after it must not read its leftovers.
-        nearby.gather_around(&sorted, &grid, [2, 2, 2], (true, world), false);
-        for cell in [[0, 0, 0], [4, 0, 2], [2, 2, 2]] {
+        let cells = [[0, 0, 0], [4, 0, 2], [2, 2, 2]];
+        let count = |cell: [usize; 3]| {
+            let mut spans = Vec::new();
+            neighbour_spans(&grid, cell, true, world, &mut spans);
+            boids_in(&spans, &sorted).len()
+        };
+        // The longest gather first: a shorter one after it must not read its leftovers.
+        let longest = *cells.iter().max_by_key(|&&cell| count(cell)).unwrap();
+        assert!(cells.iter().any(|&cell| count(cell) < count(longest)));
+        nearby.gather_around(&sorted, &grid, longest, (true, world), false);
+        for cell in cells {
             nearby.gather_around(&sorted, &grid, cell, (true, world), false);
             let mut spans = Vec::new();
             neighbour_spans(&grid, cell, true, world, &mut spans);
