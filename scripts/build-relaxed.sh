@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Trunk's post_build hook (Trunk.toml): builds the crate a second time with relaxed SIMD, to
-# boids_relaxed_bg.wasm beside Trunk's boids_bg.wasm. In that build the neighbour scan's
-# multiply-adds are single `f32x4.relaxed_madd` instructions, which V8 turns into fused
-# multiply-adds (about 5 % off the step). Browsers that validate relaxed SIMD load it (Chrome
-# and Edge since 114); the others load boids_bg.wasm, which needs only SIMD128:
-# www/boids-embed.js picks one. Both are driven by Trunk's boids.js, so this checks
-# that the bindings wasm-bindgen writes for the relaxed module are that very file.
+# boids_relaxed_bg.wasm, and ships it as boids_relaxed_bg.wasm.patch, a patch to Trunk's
+# boids_bg.wasm. In that build the neighbour scan's multiply-adds are single
+# `f32x4.relaxed_madd` instructions, which V8 turns into fused multiply-adds (about 5 % off the
+# step). Browsers that validate relaxed SIMD patch and load it (Chrome and Edge since 114); the
+# others load boids_bg.wasm, which needs only SIMD128: www/wasm-load.js picks one. Both are
+# driven by Trunk's boids.js, so this checks that the bindings wasm-bindgen writes for the
+# relaxed module are that very file.
 set -euo pipefail
 : "${TRUNK_STAGING_DIR:?run by trunk build or trunk serve, as the post_build hook in Trunk.toml}"
 cd "${TRUNK_SOURCE_DIR:-$(dirname "${BASH_SOURCE[0]}")/..}"
@@ -45,5 +46,9 @@ if ((fused == 0)); then
     echo "error: $wasm has no f32x4.relaxed_madd: relaxed SIMD was not enabled" >&2
     exit 1
 fi
-cp "$wasm" "$TRUNK_STAGING_DIR/boids_relaxed_bg.wasm"
 echo "==> boids_relaxed_bg.wasm: $fused fused multiply-adds"
+# Shipped as a patch to boids_bg.wasm (the two differ in a few functions): a few KB, where the
+# module is 126 KB gzipped. www/wasm-patch.js applies it in the page; the script checks that
+# it gives back this very module before writing it.
+node scripts/wasm-patch.mjs "$TRUNK_STAGING_DIR/boids_bg.wasm" "$wasm" \
+    "$TRUNK_STAGING_DIR/boids_relaxed_bg.wasm.patch"

@@ -75,15 +75,24 @@ test('controls="presets obstacles pointer" shows those tools, and only where ask
   assert.deepEqual(cohesion, [1, fishBall, 1], 'fish ball set #tools only');
   assert.equal(await page.locator('#tools output').textContent(), fishBall.toFixed(2), 'its cohesion slider shows the preset');
 
-  // The controls attribute can change later.
-  await page.evaluate(() => document.getElementById('tools').setAttribute('controls', 'cohesion'));
-  assert.deepEqual(await tools('#tools'), { presets: 0, predator: 0, pointer: 0, clear: 0, sliders: ['cohesion'] });
-  // Paused, where no cone is (a click on a cone would select it and add nothing anyway).
+  // The controls attribute can change later. Paused (nothing moves under the pointer), away
+  // from the Play button a paused flock shows in its middle, and where no cone is (a click
+  // on a cone selects it and adds nothing anyway): first a click there adds an obstacle,
+  // then, the tool gone, none.
   await page.evaluate(() => (document.getElementById('tools').paused = true));
   await waitFrames(page, 2);
-  await page.locator('#tools canvas').click({ position: await clearSpot(page, 200, 140, { element: '#tools' }) });
+  // obstacles(): four floats each (centre and radius).
+  const obstacles = () => page.evaluate(() => document.getElementById('tools').flock.obstacles().length / 4);
+  assert.equal(await obstacles(), 1, 'the one added above');
+  await page.locator('#tools canvas').click({ position: await clearSpot(page, 90, 210, { element: '#tools' }) });
   await waitFrames(page, 2);
-  assert.equal(await page.evaluate(() => document.getElementById('tools').flock.obstacles().length), 4, 'no more obstacles by clicking');
+  assert.equal(await obstacles(), 2, 'with the tool, a click there adds one');
+  await page.evaluate(() => document.getElementById('tools').setAttribute('controls', 'cohesion'));
+  assert.deepEqual(await tools('#tools'), { presets: 0, predator: 0, pointer: 0, clear: 0, sliders: ['cohesion'] });
+  await waitFrames(page, 2);
+  await page.locator('#tools canvas').click({ position: await clearSpot(page, 90, 210, { element: '#tools' }) });
+  await waitFrames(page, 2);
+  assert.equal(await obstacles(), 2, 'no more obstacles by clicking');
   assert.deepEqual(pageErrors, []);
   await page.close();
 });

@@ -1,5 +1,7 @@
 // The two builds of the simulation (scripts/build-relaxed.sh): a browser with relaxed SIMD
-// loads boids_relaxed_bg.wasm, any other boids_bg.wasm, and both move a flock the same way.
+// loads boids_bg.wasm and boids_relaxed_bg.wasm.patch and runs the patched module, any other
+// boids_bg.wasm alone; a missing or damaged patch falls back to boids_bg.wasm with a warning;
+// and both builds move a flock the same way.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { canvasShot, foreground, useDistAndBrowser, waitFrames, waitRunning, watchProblems } from './helpers.mjs';
@@ -12,7 +14,7 @@ async function openPage(setup) {
   const watched = watchProblems(page);
   const wasm = [];
   page.on('request', (request) => {
-    if (request.url().endsWith('.wasm')) wasm.push(new URL(request.url()).pathname);
+    if (/\.wasm(\.patch)?$/.test(request.url())) wasm.push(new URL(request.url()).pathname);
   });
   if (setup) await setup(page);
   await page.goto(`${env.server.url}?count=400`);
@@ -25,10 +27,10 @@ async function openPage(setup) {
   return { page, build, wasm, drawn, problems, pageErrors: watched.pageErrors };
 }
 
-test('Chromium has relaxed SIMD: the page loads boids_relaxed_bg.wasm alone, and draws', { timeout: 120_000 }, async () => {
+test('Chromium has relaxed SIMD: the page patches boids_bg.wasm into the relaxed build, and draws', { timeout: 120_000 }, async () => {
   const { page, build, wasm, drawn, problems } = await openPage();
   assert.equal(build, 'relaxed-simd');
-  assert.deepEqual(wasm, ['/boids_relaxed_bg.wasm']);
+  assert.deepEqual(wasm.sort(), ['/boids_bg.wasm', '/boids_relaxed_bg.wasm.patch']);
   assert.ok(drawn > 0.003, `cones drawn (${(drawn * 100).toFixed(2)} % of the canvas)`);
   assert.deepEqual(problems, []);
   await page.close();
@@ -59,36 +61,61 @@ test('window.boidsBuild = "simd128" chooses the portable build where relaxed SIM
   await page.close();
 });
 
-test('when boids_relaxed_bg.wasm is missing the page says why and runs boids_bg.wasm', { timeout: 120_000 }, async () => {
-  const warnings = [];
-  const { page, build, wasm, drawn, pageErrors } = await openPage(async (page) => {
-    page.on('console', (message) => {
-      if (message.type() === 'warning') warnings.push(message.text());
+for (const [what, fulfil, says] of [
+  ['missing', (route) => route.fulfill({ status: 404, body: 'not found' }), /HTTP 404/],
+  [
+    'damaged (one byte changed)',
+    async (route) => {
+      const body = Buffer.from(await (await route.fetch()).body());
+      body[body.length - 1] ^= 0x40; // a new byte near the end: the result's checksum fails
+      await route.fulfill({ status: 200, body });
+    },
+    /wasm patch: /,
+  ],
+  [
+    'made for another base',
+    async (route) => {
+      const body = Buffer.from(await (await route.fetch()).body());
+      body[4] ^= 1; // the base length it names
+      await route.fulfill({ status: 200, body });
+    },
+    /wasm patch: made for another base module/,
+  ],
+]) {
+  test(`when the relaxed build's patch is ${what} the page says why and runs boids_bg.wasm`, { timeout: 120_000 }, async () => {
+    const warnings = [];
+    const { page, build, wasm, drawn, pageErrors } = await openPage(async (page) => {
+      page.on('console', (message) => {
+        if (message.type() === 'warning') warnings.push(message.text());
+      });
+      await page.route('**/boids_relaxed_bg.wasm.patch', fulfil);
     });
-    await page.route('**/boids_relaxed_bg.wasm', (route) => route.fulfill({ status: 404, body: 'not found' }));
+    assert.equal(build, 'simd128');
+    assert.ok(wasm.includes('/boids_relaxed_bg.wasm.patch') && wasm.includes('/boids_bg.wasm'), JSON.stringify(wasm));
+    assert.ok(drawn > 0.003, `cones drawn (${(drawn * 100).toFixed(2)} % of the canvas)`);
+    assert.ok(
+      warnings.some((text) => text.includes('the relaxed-SIMD build did not load') && says.test(text)),
+      `a warning says why: ${JSON.stringify(warnings)}`,
+    );
+    assert.deepEqual(pageErrors, []);
+    await page.close();
   });
-  assert.equal(build, 'simd128');
-  assert.deepEqual(wasm, ['/boids_relaxed_bg.wasm', '/boids_bg.wasm']);
-  assert.ok(drawn > 0.003, `cones drawn (${(drawn * 100).toFixed(2)} % of the canvas)`);
-  assert.ok(
-    warnings.some((text) => text.includes('boids_relaxed_bg.wasm did not load')),
-    `a warning names the missing file: ${JSON.stringify(warnings)}`,
-  );
-  assert.deepEqual(pageErrors, []);
-  await page.close();
-});
+}
 
 test('both builds move the same seeded flock alike', { timeout: 120_000 }, async () => {
   const page = await env.browser.newPage();
   await page.goto(`${env.server.url}test/blank.html`);
   const runs = await page.evaluate(async () => {
     // Two instances of the bindings (one per query string), each with its own module.
-    const load = async (file) => {
-      const bindings = await import(`/boids.js?${file}`);
-      await bindings.default({ module_or_path: `/${file}` });
+    const { patchedModule } = await import('/www/wasm-patch.js');
+    const load = async (name, module) => {
+      const bindings = await import(`/boids.js?${name}`);
+      await bindings.default({ module_or_path: module });
       return bindings;
     };
-    const builds = [await load('boids_bg.wasm'), await load('boids_relaxed_bg.wasm')];
+    const relaxed = await patchedModule('/boids_bg.wasm', '/boids_relaxed_bg.wasm.patch');
+    if (!WebAssembly.validate(relaxed)) throw new Error('the patched module is not valid here');
+    const builds = [await load('simd128', '/boids_bg.wasm'), await load('relaxed', relaxed)];
     const run = (steps) => {
       const flocks = builds.map((bindings) => new bindings.Flock(2000, 7));
       for (const flock of flocks) for (let k = 0; k < steps; k++) flock.step(1 / 60);

@@ -17,10 +17,15 @@ const env = useDistAndBrowser({ pages: { '/test/blank.html': '<!doctype html><ti
 const CALLS = Number(process.env.BOIDS_FUZZ_CALLS ?? 100_000);
 const SEED = Number(process.env.BOIDS_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 32));
 
-/** Runs in the page: loads `file` with its own copy of the bindings and fuzzes it. */
+/**
+ * Runs in the page: loads the build `file` names with its own copy of the bindings and fuzzes
+ * it (the relaxed-SIMD build is boids_bg.wasm with dist/'s patch applied, as the page does).
+ */
 async function fuzz({ file, seed, calls }) {
   const bindings = await import(`/boids.js?${file}`);
-  await bindings.default({ module_or_path: `/${file}` });
+  const { patchedModule } = await import('/www/wasm-patch.js');
+  const module = file.endsWith('.patch') ? await patchedModule('/boids_bg.wasm', `/${file}`) : `/${file}`;
+  await bindings.default({ module_or_path: module });
   const { Flock, View } = bindings;
 
   // mulberry32: small, fast, and the same sequence for the same seed everywhere.
@@ -231,7 +236,7 @@ async function fuzz({ file, seed, calls }) {
   return { counts, methods: { flock: flockMethods.length, view: viewMethods.length } };
 }
 
-for (const file of ['boids_relaxed_bg.wasm', 'boids_bg.wasm']) {
+for (const file of ['boids_relaxed_bg.wasm.patch', 'boids_bg.wasm']) {
   test(`fuzzing ${file}: ${CALLS} calls with junk never trap, throw only TypeError/RangeError, keep every value in range`, { timeout: 300_000 }, async () => {
     const page = await env.browser.newPage();
     const { pageErrors } = watchProblems(page);

@@ -39,7 +39,8 @@ test('the tarball holds what a page loads and nothing else; its size', () => {
     /^(package\.json|README\.md|LICENSE|CHANGELOG\.md)$/,
     /^(index|embed)\.html$/,
     /^boids\.js$/,
-    /^boids(_relaxed)?_bg\.wasm$/,
+    /^boids_bg\.wasm$/,
+    /^boids_relaxed_bg\.wasm\.patch$/,
     /^www\/[a-z][a-z0-9-]*\.(js|css|svg)$/,
     /^snippets\/boids-[0-9a-f]+\/src\/web\/[a-z]+\.js$/,
   ];
@@ -47,7 +48,7 @@ test('the tarball holds what a page loads and nothing else; its size', () => {
     assert.ok(allowed.some((re) => re.test(file)), `${file} belongs in the package`);
     assert.doesNotMatch(file, /test|\.map$|~$|\.orig$|\.rej$|\.swp$|\.DS_Store|\.tgz$|node_modules|\.rs$/i, file);
   }
-  for (const needed of ['boids.js', 'boids_bg.wasm', 'boids_relaxed_bg.wasm', 'www/boids-embed.js', 'www/embed-bridge.js',
+  for (const needed of ['boids.js', 'boids_bg.wasm', 'boids_relaxed_bg.wasm.patch', 'www/boids-embed.js', 'www/embed-bridge.js',
     'www/boids-flock.css', 'www/i18n.js', 'www/i18n-en.js', 'www/i18n-uk.js', 'www/i18n-pl.js', 'www/i18n-ru.js', 'embed.html', 'README.md', 'LICENSE', 'CHANGELOG.md']) {
     assert.ok(files.includes(needed), `the package has ${needed}`);
   }
@@ -137,7 +138,7 @@ test('static-site recipe: the installed package in a sub-folder draws cones, in 
     const wrong = server.requests.filter((r) => r.status !== 200);
     assert.deepEqual(wrong, [], 'every file was found relative to the module');
     const paths = new Set(server.requests.map((r) => r.path));
-    for (const file of ['boids_relaxed_bg.wasm', 'boids_bg.wasm', 'www/boids-flock.css']) {
+    for (const file of ['boids_relaxed_bg.wasm.patch', 'boids_bg.wasm', 'www/boids-flock.css']) {
       assert.ok(paths.has(`/vendor/boids-flock/${file}`), `${file} came from the package folder`);
     }
   } finally {
@@ -157,7 +158,9 @@ test('plain-page recipe: the package from a second origin draws under a CSP that
     await openAndDraw(`${site.url}lesson.html`, { build: 'relaxed-simd', label: 'second-origin', lang: 'uk' });
     const onSite = site.requests.map((r) => r.path);
     assert.deepEqual(onSite, ['/lesson.html'], 'the page\'s own origin served the page and nothing else');
-    assert.ok(cdn.requests.some((r) => r.path.endsWith('/boids_relaxed_bg.wasm')), 'the wasm came from the second origin');
+    for (const file of ['boids_bg.wasm', 'boids_relaxed_bg.wasm.patch']) {
+      assert.ok(cdn.requests.some((r) => r.path.endsWith(`/${file}`)), `${file} came from the second origin`);
+    }
     assert.ok(cdn.requests.some((r) => r.path.endsWith('/www/i18n-uk.js')), 'so did the Ukrainian texts');
     assert.ok(!cdn.requests.some((r) => /\/www\/i18n-(pl|ru)\.js$/.test(r.path)), 'and no other language\'s');
   } finally {
