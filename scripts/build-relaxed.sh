@@ -50,5 +50,7 @@ echo "==> boids_relaxed_bg.wasm: $fused fused multiply-adds"
 # Shipped as a patch to boids_bg.wasm (the two differ in a few functions): a few KB, where the
 # module is 126 KB gzipped. www/wasm-patch.js applies it in the page; the script checks that
 # it gives back this very module before writing it.
-node scripts/wasm-patch.mjs "$TRUNK_STAGING_DIR/boids_bg.wasm" "$wasm" \
-    "$TRUNK_STAGING_DIR/boids_relaxed_bg.wasm.patch"
+patch="$TRUNK_STAGING_DIR/boids_relaxed_bg.wasm.patch"
+rm -f "$patch"
+node scripts/wasm-patch.mjs "$TRUNK_STAGING_DIR/boids_bg.wasm" "$wasm" "$patch"
+[[ -s $patch ]] || { echo "error: scripts/wasm-patch.mjs wrote no $patch" >&2; exit 1; }

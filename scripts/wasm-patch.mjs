@@ -10,6 +10,7 @@
 // (mostly zeros: an index or offset that moved). A greedy match, like rsync's, with bsdiff's
 // changes: the relaxed module's patch is 15 KB, 6.2 KB gzipped, of a 126 KB module.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { applyPatch, fnv1a } from '../www/wasm-patch.js';
 
@@ -94,7 +95,8 @@ export function makePatch(base, target) {
   return Uint8Array.from(out);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+// Run as a script (the path compared as a URL: a folder with a space is %20 in import.meta.url).
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const [basePath, targetPath, outPath] = process.argv.slice(2);
   if (!outPath) {
     console.error('usage: node scripts/wasm-patch.mjs <base.wasm> <target.wasm> <out.patch>');

@@ -166,9 +166,13 @@ export const settingsMethods = {
     for (const alias of [...NAMES.aliases, 'lang', 'preset']) query.delete(alias);
     for (const spec of SPECS) {
       const value = readParam(this.flock, spec);
+      // Whatever differs from the table, and whatever was set on purpose (a preset, an
+      // attribute, a slider): with url="sync" a `preset` or parameter attribute is applied
+      // again on reload, and the address bar's value must win over it, even a default.
       const keep =
         spec.name === 'seed' ||
-        (spec.name === 'worldSize' ? this.explicit.has('worldSize') : Math.fround(value) !== Math.fround(spec.default));
+        this.explicit.has(spec.name) ||
+        (spec.name !== 'worldSize' && Math.fround(value) !== Math.fround(spec.default));
       if (keep) query.set(spec.name, formatNumber(value));
     }
     if (this.langExplicit) query.set('lang', this.lang_);

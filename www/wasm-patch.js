@@ -36,9 +36,11 @@ export function applyPatch(base, patch) {
   const view = new DataView(patch.buffer, patch.byteOffset, patch.byteLength);
   if (patch.length < 20 || MAGIC.some((byte, i) => patch[i] !== byte)) fail('not a patch (no "BWP1" header)');
   const [baseLength, baseHash, length, hash] = [4, 8, 12, 16].map((at) => view.getUint32(at, true));
-  if (base.length !== baseLength || fnv1a(base) !== baseHash) {
-    fail(`made for another base module (${baseLength} bytes, not ${base.length})`);
-  }
+  if (base.length !== baseLength) fail(`made for another base module (of ${baseLength} bytes, not ${base.length})`);
+  if (fnv1a(base) !== baseHash) fail('made for another base module (its checksum differs)');
+  // A module grows by its changed functions, not by multiples: a damaged length asks for no
+  // absurd allocation.
+  if (length > 2 * base.length + patch.length) fail(`a result of ${length} bytes from ${base.length}`);
   let at = 20;
   const number = () => {
     let value = 0;

@@ -4,12 +4,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useDistAndBrowser, sameArrays, waitFrames, watchProblems, slide } from './helpers.mjs';
-import { STRICT_CSP, flockValues, waitFlocks } from './embed-helpers.mjs';
+import { STRICT_CSP, TEST_CSS, flockValues, testPage, waitFlocks } from './embed-helpers.mjs';
 
 /** Steps both pages take before their positions are compared. */
 const N = 40;
 
-const env = useDistAndBrowser({ csp: STRICT_CSP });
+const env = useDistAndBrowser({
+  csp: STRICT_CSP,
+  pages: {
+    '/test/test.css': TEST_CSS,
+    '/test/sync.html': testPage('<boids-flock url="sync" preset="fishBall" controls="presets" seed="5"></boids-flock>'),
+  },
+});
 
 
 async function stepAndRead(page, n) {
@@ -171,6 +177,26 @@ test('a preset by name: ?preset= and the preset attribute, the values beside it 
     warnings.some((w) => w.includes('preset="starlings" is not a preset') && w.includes('fishBall')),
     JSON.stringify(warnings),
   );
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('url="sync" with a preset attribute: a reload shows what the address bar says, defaults too', { timeout: 120_000 }, async () => {
+  const page = await env.browser.newPage({ viewport: { width: 900, height: 600 } });
+  const { problems } = watchProblems(page);
+  await page.goto(`${env.server.url}test/sync.html`);
+  await waitFlocks(page, 'boids-flock');
+  const presets = await page.evaluate(() => customElements.get('boids-flock').presets);
+  const [fishBall, defaults] = ['fishBall', 'defaults'].map((name) => presets.find((p) => p.name === name).values);
+  assert.equal((await flockValues(page, 'boids-flock')).cohesion, fishBall.cohesion, 'the attribute applies');
+  // Back to the defaults from the panel: the address bar must say so, or the attribute's
+  // fish ball would come back on reload.
+  await page.locator('.bf-preset[data-preset="defaults"]').click();
+  await page.waitForFunction((c) => new URLSearchParams(location.search).get('cohesion') === String(c), defaults.cohesion, { timeout: 5000 });
+  await page.reload();
+  await waitFlocks(page, 'boids-flock');
+  const values = await flockValues(page, 'boids-flock');
+  for (const [name, value] of Object.entries(defaults)) assert.equal(values[name], value, `${name} after the reload`);
   assert.deepEqual(problems, []);
   await page.close();
 });
