@@ -112,15 +112,17 @@ export const settingsMethods = {
       this.explicit.add(spec.name);
       this.warnClamped(where, spec, value, readParam(flock, spec));
     }
-    // A preset first, so that a setting named beside it wins (`preset="fishBall"
-    // cohesion="3"` is the fish ball with more cohesion).
+    // A preset before the settings named beside it, so that they win (`preset="fishBall"
+    // cohesion="3"` is the fish ball with more cohesion); a preset in the URL after the
+    // attributes, as the URL wins over them, and before the URL's own settings.
     const preset = this.option('preset');
-    if (preset != null) {
-      this.applyPresetSetting(preset, this.url.has('preset') ? `?preset=${quote(preset)}` : `preset=${quote(preset)}`);
-    }
-    for (const [name, [found, raw, where]] of settings) {
-      if (name !== 'count' && name !== 'seed') this.apply(found, raw, where);
-    }
+    const presetInUrl = this.url.has('preset');
+    const rest = [...settings].filter(([name]) => name !== 'count' && name !== 'seed');
+    const fromUrl = ([, [, , where]]) => where.startsWith('?');
+    const applyAll = (list) => list.forEach(([, [found, raw, where]]) => this.apply(found, raw, where));
+    if (presetInUrl) applyAll(rest.filter((entry) => !fromUrl(entry)));
+    if (preset != null) this.applyPresetSetting(preset, presetInUrl ? `?preset=${quote(preset)}` : `preset=${quote(preset)}`);
+    applyAll(presetInUrl ? rest.filter(fromUrl) : rest);
     // The start is "scattered from the seed with these settings", so a shared link (same
     // values, same seed) starts exactly where Rebuild would.
     flock.rebuild();

@@ -14,6 +14,7 @@ const env = useDistAndBrowser({
   pages: {
     '/test/test.css': TEST_CSS,
     '/test/sync.html': testPage('<boids-flock url="sync" preset="fishBall" controls="presets" seed="5"></boids-flock>'),
+    '/test/read.html': testPage('<boids-flock url="read" cohesion="2" seed="5"></boids-flock>'),
   },
 });
 
@@ -181,7 +182,7 @@ test('a preset by name: ?preset= and the preset attribute, the values beside it 
   await page.close();
 });
 
-test('url="sync" with a preset attribute: a reload shows what the address bar says, defaults too', { timeout: 120_000 }, async () => {
+test('url="sync" with a preset attribute: a reload shows what the address bar says, defaults too; the URL wins over attributes', { timeout: 120_000 }, async () => {
   const page = await env.browser.newPage({ viewport: { width: 900, height: 600 } });
   const { problems } = watchProblems(page);
   await page.goto(`${env.server.url}test/sync.html`);
@@ -192,11 +193,24 @@ test('url="sync" with a preset attribute: a reload shows what the address bar sa
   // Back to the defaults from the panel: the address bar must say so, or the attribute's
   // fish ball would come back on reload.
   await page.locator('.bf-preset[data-preset="defaults"]').click();
-  await page.waitForFunction((c) => new URLSearchParams(location.search).get('cohesion') === String(c), defaults.cohesion, { timeout: 5000 });
+  await page.waitForFunction((c) => new URLSearchParams(location.search).get('cohesion') === String(c), defaults.cohesion, { timeout: 15_000 });
   await page.reload();
   await waitFlocks(page, 'boids-flock');
   const values = await flockValues(page, 'boids-flock');
   for (const [name, value] of Object.entries(defaults)) assert.equal(values[name], value, `${name} after the reload`);
+  // The URL wins over the attributes: its preset over a cohesion attribute, and its own
+  // settings over its preset.
+  const murmuration = presets.find((p) => p.name === 'murmuration').values;
+  await page.goto(`${env.server.url}test/read.html?preset=murmuration&speed=9`);
+  await waitFlocks(page, 'boids-flock');
+  const read = await flockValues(page, 'boids-flock');
+  // (The flock keeps 32-bit floats.)
+  assert.equal(read.cohesion, Math.fround(murmuration.cohesion), "the URL's preset over cohesion=\"2\"");
+  assert.equal(read.alignment, Math.fround(murmuration.alignment));
+  assert.equal(read.speed, 9, "the URL's speed over its preset's");
+  await page.goto(`${env.server.url}test/read.html`);
+  await waitFlocks(page, 'boids-flock');
+  assert.equal((await flockValues(page, 'boids-flock')).cohesion, 2, 'without it, the attribute');
   assert.deepEqual(problems, []);
   await page.close();
 });
