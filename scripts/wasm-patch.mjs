@@ -8,7 +8,7 @@
 // matching window is copied (or a run of 4 where the base goes on in step), else one byte is
 // taken as new. New bytes that stand in for as many of the base are written as changes
 // (mostly zeros: an index or offset that moved). A greedy match, like rsync's, with bsdiff's
-// changes: the relaxed module's patch is 15 KB, 6.2 KB gzipped, of a 126 KB module.
+// changes: the relaxed module's patch is 13.8 KB, 6.2 KB gzipped, of a 126 KB module.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
