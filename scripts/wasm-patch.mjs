@@ -58,17 +58,18 @@ export function makePatch(base, target) {
     for (let i = pending; i < end; i++) out.push(aligned ? (target[i] - base[copied + i - pending]) & 255 : target[i]);
     if (aligned) copied = resume;
   };
+  /** How many bytes of the target from `at` equal the base's from `from`. */
+  const runFrom = (at, from) => {
+    let run = 0;
+    while (at + run < target.length && from + run < base.length && target[at + run] === base[from + run]) run++;
+    return run;
+  };
   let at = 0;
   while (at < target.length) {
-    const runFrom = (from) => {
-      let run = 0;
-      while (at + run < target.length && from + run < base.length && target[at + run] === base[from + run]) run++;
-      return run;
-    };
     let best = { from: 0, run: 0 };
     if (at + WINDOW <= target.length) {
       for (const from of index.get(windowHash(target, at)) ?? []) {
-        const run = runFrom(from);
+        const run = runFrom(at, from);
         if (run > best.run) best = { from, run };
       }
     }
@@ -76,7 +77,7 @@ export function makePatch(base, target) {
     // run there is still worth a copy (it costs no shift, and the bytes before it are
     // written as changes).
     const inStep = copied + (at - pending);
-    const stepRun = inStep < base.length ? runFrom(inStep) : 0;
+    const stepRun = inStep < base.length ? runFrom(at, inStep) : 0;
     if (stepRun >= SHORT_RUN && stepRun >= best.run) best = { from: inStep, run: stepRun };
     if (best.run >= WINDOW || (best.from === inStep && best.run >= SHORT_RUN)) {
       flush(at, best.from);

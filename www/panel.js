@@ -294,7 +294,7 @@ export const panelMethods = {
         text: this.text,
         getFlock: () => this.flock,
         onApply: (preset) => {
-          for (const name of Object.keys(preset.values)) this.explicit.add(name);
+          this.applyPreset(preset);
           this.changed();
         },
       });

@@ -18,9 +18,9 @@ function matches(flock, preset) {
 }
 
 /**
- * The preset buttons. One click applies the preset (`onApply(preset)` then re-reads every
- * slider); the button of the preset the flock's values match is pressed (`aria-pressed`).
- * Returns { element, sync }.
+ * The preset buttons. One click applies the preset (`onApply(preset)`, which sets its values
+ * and re-reads every slider); the button of the preset the flock's values match is pressed
+ * (`aria-pressed`). Returns { element, sync }.
  */
 export function buildPresets({ presets, id, text, getFlock, onApply }) {
   const box = element('div', 'bf-presets');
@@ -38,10 +38,7 @@ export function buildPresets({ presets, id, text, getFlock, onApply }) {
     button.id = id(`preset-${preset.name}`);
     button.dataset.preset = preset.name;
     button.title = description;
-    button.addEventListener('click', () => {
-      getFlock().applyPreset(preset.name);
-      onApply(preset);
-    });
+    button.addEventListener('click', () => onApply(preset));
     row.append(button);
     return [button, preset];
   });

@@ -71,6 +71,12 @@ export const settingsMethods = {
     }
   },
 
+  /** Sets every value of `preset` (one of `PRESETS`), each as set on purpose. */
+  applyPreset(preset) {
+    this.flock.applyPreset(preset.name);
+    for (const name of Object.keys(preset.values)) this.explicit.add(name);
+  },
+
   /**
    * Applies the preset named `raw` (any case: "fishball" is the fish ball), as its button
    * does; one that is not a preset's name changes nothing and gets a warning.
@@ -82,8 +88,7 @@ export const settingsMethods = {
       warn(`${where} is not a preset (${PRESETS.map((p) => p.name).join(', ')}); ignored`);
       return false;
     }
-    this.flock.applyPreset(preset.name);
-    for (const name of Object.keys(preset.values)) this.explicit.add(name);
+    this.applyPreset(preset);
     return true;
   },
 
