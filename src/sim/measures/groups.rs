@@ -1,9 +1,13 @@
 //! Groups: boids linked by chains of neighbours within the linking radius (connected
-//! components), exactly, by union-find over the grid's slots. A small cell's boids are one
-//! group without a test; each pair of cells within reach is looked at once, from the one
-//! the other lies ahead of, its row of cells as one run of slots; a cell already in this
-//! one's group costs one look-up, any other joins at its first boid within the radius.
-//! (The old walk computed every pair within the radius: ~17 ms at 10,000 boids.)
+//! components), exactly, by union-find. A small cell's boids are one group without a test
+//! (one node per cell); each pair of cells within reach is looked at once, from the later
+//! one, and only cells that hold boids; a cell already in this one's group costs one
+//! look-up, any other joins at its first boid within the radius. Looking back, at cells
+//! already joined among themselves, most cells of a flock are found in the group at once:
+//! looking ahead, each was joined by a test of its own. (Measured at 10,000 boids, the
+//! groups alone, natively: every pair within the radius ~17 ms; cells looking ahead, slot
+//! by slot, 3.4 ms on the standard scenario and 2.4 ms on the settled defaults; cells
+//! looking back, occupied ones only, 2.1 and 1.1 ms.)
 
 use super::cells::Cells;
 
@@ -24,49 +28,54 @@ fn join(parent: &mut [u32], a: u32, b: u32) {
 /// A group label per boid (the lowest slot of its group: labels are below the count).
 pub(super) fn groups(cells: &Cells) -> Vec<u32> {
     let n = cells.order.len();
+    let mut group_of = vec![0u32; n];
+    if cells.small {
+        // One node per cell: a cell's boids are one group already.
+        let mut parent: Vec<u32> = (0..cells.cells() as u32).collect();
+        small_cells(cells, &mut parent);
+        // The root is the group's lowest cell, whose first slot is the group's lowest.
+        for (boid, &cell) in cells.cell_of.iter().enumerate() {
+            group_of[boid] = cells.start[root(&mut parent, cell) as usize];
+        }
+        return group_of;
+    }
     let mut parent: Vec<u32> = (0..n as u32).collect();
     let r2 = cells.radius * cells.radius;
     let points = &cells.points;
     let within = |a: usize, b: usize| cells.offset(points[a], points[b]).length_squared() <= r2;
-    // Each slot's cell, as the cell's first slot.
-    let mut anchor = vec![0u32; n];
     for c in 0..cells.cells() {
         let here = cells.slots(c);
-        if here.is_empty() {
-            continue;
-        }
-        anchor[here.clone()].fill(here.start as u32);
-        if cells.small {
-            parent[here.start + 1..here.end].fill(here.start as u32);
-        } else {
-            for a in here.clone() {
-                for b in a + 1..here.end {
-                    let (ra, rb) = (root(&mut parent, a as u32), root(&mut parent, b as u32));
-                    if ra != rb && within(a, b) {
-                        join(&mut parent, ra, rb);
-                    }
+        for a in here.clone() {
+            for b in a + 1..here.end {
+                let (ra, rb) = (root(&mut parent, a as u32), root(&mut parent, b as u32));
+                if ra != rb && within(a, b) {
+                    join(&mut parent, ra, rb);
                 }
             }
         }
     }
-    if cells.small {
-        small_cells(cells, &anchor, &mut parent);
-    } else {
-        any_cells(cells, &mut parent);
-    }
-    let mut group_of = vec![0u32; n];
+    any_cells(cells, &mut parent);
     for slot in 0..n {
         group_of[cells.order[slot] as usize] = root(&mut parent, slot as u32);
     }
     group_of
 }
 
-/// The rows of cells ahead of row (`y`, `z`) within reach, each once (in z, then y), as
-/// the index of their first cell; the row itself first.
-fn rows_ahead(cells: &Cells, y: usize, z: usize, rows: &mut Vec<usize>) {
+/// A row of cells behind within reach: its number (`z · ny + y`), and how many cells along
+/// x below and above the looking cell's it can hold boids within the radius (at most the
+/// span's; −1: none, in the looking cell's own row, whose cells behind are those below).
+struct RowBehind {
+    row: usize,
+    below: isize,
+    above: isize,
+}
+
+/// The rows of cells behind row (`y`, `z`) within reach (those it lies ahead of, in z, then
+/// y), each once; the row itself first.
+fn rows_behind(cells: &Cells, y: usize, z: usize, rows: &mut Vec<RowBehind>) {
     let r2 = cells.radius * cells.radius;
-    let [_, (y_lo, y_hi), (_, z_hi)] = cells.span;
-    let [dx, dy_n, dz_n] = cells.dims.map(|d| d as isize);
+    let [(x_lo, x_hi), (y_lo, y_hi), (_, z_hi)] = cells.span;
+    let [_, dy_n, dz_n] = cells.dims.map(|d| d as isize);
     let wrap = |v: isize, n: isize| -> Option<isize> {
         if (0..n).contains(&v) {
             Some(v)
@@ -81,28 +90,90 @@ fn rows_ahead(cells: &Cells, y: usize, z: usize, rows: &mut Vec<usize>) {
     rows.clear();
     for dz in 0..=z_hi {
         for dy in if dz == 0 { 0 } else { -y_lo }..=y_hi {
-            if cells.gap2(1, dy) + cells.gap2(2, dz) > r2 {
+            let gap2 = cells.gap2(1, dy) + cells.gap2(2, dz);
+            if gap2 > r2 {
                 continue;
             }
-            if let (Some(ry), Some(rz)) = (wrap(y as isize + dy, dy_n), wrap(z as isize + dz, dz_n))
+            // A corner row reaches fewer cells along x than the row itself.
+            let reach = (0..=x_hi.max(x_lo))
+                .take_while(|&dx| gap2 + cells.gap2(0, dx) <= r2)
+                .last()
+                .unwrap_or(0);
+            // Mirrored: the cells this one lies ahead of.
+            if let (Some(ry), Some(rz)) = (wrap(y as isize - dy, dy_n), wrap(z as isize - dz, dz_n))
             {
-                rows.push(((rz * dy_n + ry) * dx) as usize);
+                rows.push(RowBehind {
+                    row: (rz * dy_n + ry) as usize,
+                    below: x_hi.min(reach),
+                    above: if dz == 0 && dy == 0 {
+                        -1
+                    } else {
+                        x_lo.min(reach)
+                    },
+                });
             }
         }
     }
 }
 
-/// Small cells (each one group already): each pair of cells within reach once, from the
-/// one the other lies ahead of; a cell already in this one's group costs one look-up, any
-/// other joins at its first boid within the radius.
-fn small_cells(cells: &Cells, anchor: &[u32], parent: &mut [u32]) {
+/// Which cells hold boids: a bit per cell, each row of cells in whole words.
+struct Occupied {
+    words: usize,
+    bits: Vec<u64>,
+}
+
+impl Occupied {
+    fn new(cells: &Cells) -> Self {
+        let [nx, ny, nz] = cells.dims;
+        let words = nx.div_ceil(64);
+        let mut bits = vec![0u64; words * ny * nz];
+        for row in 0..ny * nz {
+            for x in 0..nx {
+                let c = row * nx + x;
+                if cells.start[c] != cells.start[c + 1] {
+                    bits[row * words + x / 64] |= 1 << (x % 64);
+                }
+            }
+        }
+        Occupied { words, bits }
+    }
+
+    /// Calls `visit(x)` for each cell `lo..=hi` of `row` that holds boids.
+    #[inline]
+    fn each(&self, row: usize, lo: usize, hi: usize, mut visit: impl FnMut(usize)) {
+        let bits = &self.bits[row * self.words..(row + 1) * self.words];
+        let mut x = lo;
+        while x <= hi {
+            let end = hi.min(x / 64 * 64 + 63);
+            let width = end - x + 1;
+            let mask = if width == 64 {
+                u64::MAX
+            } else {
+                (1 << width) - 1
+            };
+            let mut word = (bits[x / 64] >> (x % 64)) & mask;
+            while word != 0 {
+                visit(x + word.trailing_zeros() as usize);
+                word &= word - 1;
+            }
+            x = end + 1;
+        }
+    }
+}
+
+/// Small cells (each one group already, one node of `parent`): each pair of cells within
+/// reach once, from the later one. Only cells that hold boids are visited
+/// (a bit per cell: in a flock still spreading most cells within reach are empty); one
+/// already in this one's group costs one look-up, any other joins at its first boid within
+/// the radius.
+fn small_cells(cells: &Cells, parent: &mut [u32]) {
     let r2 = cells.radius * cells.radius;
     let points = &cells.points;
     let within = |a: usize, b: usize| cells.offset(points[a], points[b]).length_squared() <= r2;
     let [nx, ny, nz] = cells.dims;
-    let (x_lo, x_hi) = cells.span[0];
-    let (x_lo, x_hi, nxi) = (x_lo as usize, x_hi as usize, nx);
     let start = &cells.start;
+    let wrap = cells.space.wrap;
+    let occupied = Occupied::new(cells);
     let mut rows = Vec::new();
     for z in 0..nz {
         for y in 0..ny {
@@ -111,57 +182,46 @@ fn small_cells(cells: &Cells, anchor: &[u32], parent: &mut [u32]) {
             if start[base] == start[base + nx] {
                 continue;
             }
-            rows_ahead(cells, y, z, &mut rows);
-            for x in 0..nx {
+            rows_behind(cells, y, z, &mut rows);
+            occupied.each(z * ny + y, 0, nx - 1, |x| {
                 let c = base + x;
                 let here = start[c] as usize..start[c + 1] as usize;
-                if here.is_empty() {
-                    continue;
-                }
-                let mut mine = root(parent, here.start as u32);
-                for (k, &row) in rows.iter().enumerate() {
-                    // Cells x − x_lo ..= x + x_hi of that row (ahead only in its own),
-                    // as one or two runs of slots.
-                    let lo = if k == 0 { x + nxi + 1 } else { x + nxi - x_lo };
-                    let hi = x + nxi + x_hi;
-                    let (lo, hi) = if cells.space.wrap {
-                        (lo, hi)
-                    } else {
-                        (lo.max(nxi), hi.min(2 * nxi - 1))
-                    };
-                    let mut run = |a: usize, b: usize| {
-                        let there = start[row + a] as usize..start[row + b + 1] as usize;
-                        let mut cell = u32::MAX;
-                        let mut joined = false;
-                        for j in there {
-                            if anchor[j] != cell {
-                                cell = anchor[j];
-                                joined = root(parent, cell) == mine;
-                            }
-                            if !joined && here.clone().any(|i| within(i, j)) {
-                                let theirs = root(parent, cell);
-                                join(parent, mine, theirs);
-                                mine = mine.min(theirs);
-                                joined = true;
-                            }
+                let mut mine = root(parent, c as u32);
+                for behind in &rows {
+                    let mut look = |other: usize| {
+                        let theirs = root(parent, other as u32);
+                        let there = start[other] as usize..start[other + 1] as usize;
+                        if theirs != mine
+                            && there
+                                .into_iter()
+                                .any(|j| here.clone().any(|i| within(i, j)))
+                        {
+                            join(parent, mine, theirs);
+                            mine = mine.min(theirs);
                         }
                     };
-                    // lo..=hi counts from −nx: below nx wraps to the row's end, from
-                    // 2·nx to its start.
-                    if lo > hi {
-                        continue;
-                    }
-                    if lo < nxi {
-                        run(lo, nxi - 1);
-                        run(0, hi - nxi);
-                    } else if hi >= 2 * nxi {
-                        run(lo - nxi, nxi - 1);
-                        run(0, hi - 2 * nxi);
+                    let row_base = behind.row * nx;
+                    let (lo, hi) = (x as isize - behind.below, x as isize + behind.above);
+                    let n = nx as isize;
+                    // lo..=hi as one or two runs of the row (wrapped), or clipped at walls.
+                    let mut runs = [(0, -1), (0, -1)];
+                    if !wrap {
+                        runs[0] = (lo.max(0), hi.min(n - 1));
+                    } else if lo < 0 {
+                        runs = [(lo + n, n - 1), (0, hi)];
+                    } else if hi >= n {
+                        runs = [(lo, n - 1), (0, hi - n)];
                     } else {
-                        run(lo - nxi, hi - nxi);
+                        runs[0] = (lo, hi);
+                    }
+                    for (a, b) in runs {
+                        if a <= b {
+                            occupied
+                                .each(behind.row, a as usize, b as usize, |xx| look(row_base + xx));
+                        }
                     }
                 }
-            }
+            });
         }
     }
 }
