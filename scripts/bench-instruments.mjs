@@ -12,7 +12,10 @@ try {
   const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
   page.on('pageerror', (err) => console.error('page error:', err));
   await page.goto(`${server.url}?paused=1&count=${count}&seed=1`);
-  await page.waitForFunction(() => window.flock && window.view, null, { timeout: 60_000 });
+  // Not just `window.view`: until the View exists, that names the canvas (id="view").
+  await page.waitForFunction(() => window.flock && typeof window.view?.draw === 'function', null, {
+    timeout: 60_000,
+  });
   const result = await page.evaluate(() => {
     const { flock, view } = window;
     const median = (f, n) => {

@@ -39,7 +39,10 @@ async function open(query = '') {
   await page.addInitScript(GL_COUNTER_SCRIPT);
   await page.addInitScript(TEXTURE_COUNTER);
   await page.goto(`${env.server.url}?paused=1&count=400&seed=7${query}`);
-  await page.waitForFunction(() => window.flock && window.view, null, { timeout: 60_000 });
+  // Not just `window.view`: until the View exists, that names the canvas (id="view").
+  await page.waitForFunction(() => window.flock && typeof window.view?.draw === 'function', null, {
+    timeout: 60_000,
+  });
   // A few steps, so that the step has recorded neighbours and rules.
   await page.evaluate(() => {
     for (let i = 0; i < 30; i++) window.flock.step(1 / 60);
