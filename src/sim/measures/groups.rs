@@ -6,8 +6,8 @@
 //! already joined among themselves, most cells of a flock are found in the group at once:
 //! looking ahead, each was joined by a test of its own. (Measured at 10,000 boids, the
 //! groups alone, natively: every pair within the radius ~17 ms; cells looking ahead, slot
-//! by slot, 3.4 ms on the standard scenario and 2.4 ms on the settled defaults; cells
-//! looking back, occupied ones only, 2.1 and 1.1 ms.)
+//! by slot, 3.2 ms on the standard scenario and 2.0 ms on the settled defaults; cells
+//! looking back, occupied ones only, 2.1 and 0.85 ms.)
 
 use super::cells::Cells;
 
