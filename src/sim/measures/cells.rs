@@ -113,6 +113,51 @@ impl Cells {
         g * g
     }
 
+    /// Cell `v` along `axis` (`v` at most half a world outside the grid, as `span` keeps
+    /// offsets): wrapped into the grid, or `None` beyond a wall. Offsets stay within half a
+    /// world, so one add or subtract wraps them (`rem_euclid` divides, twice a row, and the
+    /// rows are most of the groups' work).
+    #[inline]
+    pub fn along(&self, axis: usize, v: isize) -> Option<usize> {
+        let n = self.dims[axis] as isize;
+        if (0..n).contains(&v) {
+            Some(v as usize)
+        } else if !self.space.wrap {
+            None
+        } else if v < 0 {
+            Some((v + n) as usize)
+        } else {
+            Some((v - n) as usize)
+        }
+    }
+
+    /// Calls `visit(a, b)` for the cells `lo..=hi` along x (at most half a world outside
+    /// the grid) as runs `a..=b` of the row: one, two where it wraps past an edge, or what
+    /// is left inside walls (none if nothing is).
+    #[inline]
+    pub fn x_runs(&self, lo: isize, hi: isize, mut visit: impl FnMut(usize, usize)) {
+        let n = self.dims[0] as isize;
+        if !self.space.wrap {
+            let (lo, hi) = (lo.max(0), hi.min(n - 1));
+            if lo <= hi {
+                visit(lo as usize, hi as usize);
+            }
+        } else if lo > hi {
+        } else if lo < 0 {
+            visit((lo + n) as usize, n as usize - 1);
+            if hi >= 0 {
+                visit(0, hi as usize);
+            }
+        } else if hi >= n {
+            if lo < n {
+                visit(lo as usize, n as usize - 1);
+            }
+            visit(0, (hi - n) as usize);
+        } else {
+            visit(lo as usize, hi as usize);
+        }
+    }
+
     /// Calls `visit(slots)` for the boids of the cells `x_lo..=x_hi` along x from cell
     /// `at`, in the row `dy`, `dz` away (nothing beyond a wall; one or two runs of slots,
     /// the cells of a row being neighbours in slot order). Offsets stay within `span`.
@@ -124,45 +169,17 @@ impl Cells {
         [x_lo, x_hi]: [isize; 2],
         mut visit: impl FnMut(std::ops::Range<usize>),
     ) {
-        let wrap = self.space.wrap;
-        let along = |a: usize, d: isize| -> Option<usize> {
-            let v = at[a] as isize + d;
-            let n = self.dims[a] as isize;
-            // Offsets stay within half a world (`span`): one add or subtract wraps them
-            // (`rem_euclid` divides, twice a row, and the rows are most of the groups' work).
-            if (0..n).contains(&v) {
-                Some(v as usize)
-            } else if !wrap {
-                None
-            } else if v < 0 {
-                Some((v + n) as usize)
-            } else {
-                Some((v - n) as usize)
-            }
-        };
-        let (Some(y), Some(z)) = (along(1, dy), along(2, dz)) else {
+        let (Some(y), Some(z)) = (
+            self.along(1, at[1] as isize + dy),
+            self.along(2, at[2] as isize + dz),
+        ) else {
             return;
         };
-        let n = self.dims[0] as isize;
         let base = (z * self.dims[1] + y) * self.dims[0];
-        let run = |a: isize, b: isize| {
-            self.start[base + a as usize] as usize..self.start[base + b as usize + 1] as usize
-        };
-        let (lo, hi) = (at[0] as isize + x_lo, at[0] as isize + x_hi);
-        if !wrap {
-            let (lo, hi) = (lo.max(0), hi.min(n - 1));
-            if lo <= hi {
-                visit(run(lo, hi));
-            }
-        } else if lo < 0 {
-            visit(run(lo + n, n - 1));
-            visit(run(0, hi));
-        } else if hi >= n {
-            visit(run(lo, n - 1));
-            visit(run(0, hi - n));
-        } else {
-            visit(run(lo, hi));
-        }
+        let x = at[0] as isize;
+        self.x_runs(x + x_lo, x + x_hi, |a, b| {
+            visit(self.start[base + a] as usize..self.start[base + b + 1] as usize)
+        });
     }
 
     fn fill(&mut self, positions: &[f32]) {

@@ -75,18 +75,7 @@ struct RowBehind {
 fn rows_behind(cells: &Cells, y: usize, z: usize, rows: &mut Vec<RowBehind>) {
     let r2 = cells.radius * cells.radius;
     let [(x_lo, x_hi), (y_lo, y_hi), (_, z_hi)] = cells.span;
-    let [_, dy_n, dz_n] = cells.dims.map(|d| d as isize);
-    let wrap = |v: isize, n: isize| -> Option<isize> {
-        if (0..n).contains(&v) {
-            Some(v)
-        } else if !cells.space.wrap {
-            None
-        } else if v < 0 {
-            Some(v + n)
-        } else {
-            Some(v - n)
-        }
-    };
+    let ny = cells.dims[1];
     rows.clear();
     for dz in 0..=z_hi {
         for dy in if dz == 0 { 0 } else { -y_lo }..=y_hi {
@@ -100,10 +89,12 @@ fn rows_behind(cells: &Cells, y: usize, z: usize, rows: &mut Vec<RowBehind>) {
                 .last()
                 .unwrap_or(0);
             // Mirrored: the cells this one lies ahead of.
-            if let (Some(ry), Some(rz)) = (wrap(y as isize - dy, dy_n), wrap(z as isize - dz, dz_n))
-            {
+            if let (Some(ry), Some(rz)) = (
+                cells.along(1, y as isize - dy),
+                cells.along(2, z as isize - dz),
+            ) {
                 rows.push(RowBehind {
-                    row: (rz * dy_n + ry) as usize,
+                    row: rz * ny + ry,
                     below: x_hi.min(reach),
                     above: if dz == 0 && dy == 0 {
                         -1
@@ -172,7 +163,6 @@ fn small_cells(cells: &Cells, parent: &mut [u32]) {
     let within = |a: usize, b: usize| cells.offset(points[a], points[b]).length_squared() <= r2;
     let [nx, ny, nz] = cells.dims;
     let start = &cells.start;
-    let wrap = cells.space.wrap;
     let occupied = Occupied::new(cells);
     let mut rows = Vec::new();
     for z in 0..nz {
@@ -201,25 +191,10 @@ fn small_cells(cells: &Cells, parent: &mut [u32]) {
                         }
                     };
                     let row_base = behind.row * nx;
-                    let (lo, hi) = (x as isize - behind.below, x as isize + behind.above);
-                    let n = nx as isize;
-                    // lo..=hi as one or two runs of the row (wrapped), or clipped at walls.
-                    let mut runs = [(0, -1), (0, -1)];
-                    if !wrap {
-                        runs[0] = (lo.max(0), hi.min(n - 1));
-                    } else if lo < 0 {
-                        runs = [(lo + n, n - 1), (0, hi)];
-                    } else if hi >= n {
-                        runs = [(lo, n - 1), (0, hi - n)];
-                    } else {
-                        runs[0] = (lo, hi);
-                    }
-                    for (a, b) in runs {
-                        if a <= b {
-                            occupied
-                                .each(behind.row, a as usize, b as usize, |xx| look(row_base + xx));
-                        }
-                    }
+                    let x = x as isize;
+                    cells.x_runs(x - behind.below, x + behind.above, |a, b| {
+                        occupied.each(behind.row, a, b, |xx| look(row_base + xx));
+                    });
                 }
             });
         }
