@@ -2,7 +2,9 @@
 //! what a frame adds to a step when the page shows the measures every frame and a boid is
 //! inspected (`metrics`, `inspect`), and the CPU side of drawing the instruments (the
 //! overlay's vertices, a trail sample, the colour column of the instance records).
-//! Then `metrics()` on the settled page defaults. `cargo bench --bench instruments`;
+//! The page takes the measures as a survey spread over frames (`Flock::survey`, a
+//! thirtieth each frame): each piece is timed too, the flock stepping between pieces as
+//! the page's does. Then the same on the settled page defaults. `cargo bench --bench instruments`;
 //! `BOIDS_BENCH_COUNTS` (comma-separated; 1,500 and 10,000 by default) for others.
 //! A benchmark, not a test: it asserts nothing about time.
 
@@ -14,6 +16,31 @@ use boids::render::overlay::{self, Geometry, Scene};
 use boids::render::trails::Ring;
 use boids::render::OrbitCamera;
 use boids::sim::{Flock, BENCH_DT, PRESETS};
+
+/// Calls a survey is spread over: the page's `SURVEY_CALLS` (`www/plot.js`).
+const SURVEY_CALLS: u64 = 30;
+
+/// Surveys of `flock` spread over `SURVEY_CALLS` calls each, a step between calls: calls a
+/// survey took (mean), and the median and slowest call, ms.
+fn survey_pieces(flock: &mut Flock, surveys: usize) -> (f64, f64, f64) {
+    let mut times = Vec::new();
+    for _ in 0..surveys {
+        let mut survey = flock.survey();
+        let budget = survey.estimate().div_ceil(SURVEY_CALLS);
+        loop {
+            let start = Instant::now();
+            let done = survey.advance(budget);
+            times.push(start.elapsed().as_secs_f64() * 1e3);
+            if done {
+                break;
+            }
+            flock.step(BENCH_DT);
+        }
+    }
+    let calls = times.len() as f64 / surveys as f64;
+    times.sort_by(f64::total_cmp);
+    (calls, times[times.len() / 2], times[times.len() - 1])
+}
 
 /// Median ms of `runs` calls of `f`.
 fn median_ms(runs: usize, mut f: impl FnMut()) -> f64 {
@@ -37,10 +64,11 @@ fn main() {
                 .collect()
         })
         .unwrap_or_else(|| vec![1_500, 10_000]);
-    println!("instruments, standard scenario, one thread (ms, median)");
+    println!("instruments, standard scenario, one thread (ms, median; a survey's pieces: calls, median, slowest)");
     println!(
-        "{:>8} | {:>7} | {:>7} | {:>7} | {:>7} | {:>7} | {:>7} | {:>7}",
-        "boids", "step", "metrics", "inspect", "overlay", "sample", "colour", "% step"
+        "{:>8} | {:>7} | {:>7} | {:>7} | {:>7} | {:>7} | {:>7} | {:>7} | {:>5} | {:>7} | {:>7} | {:>7}",
+        "boids", "step", "metrics", "inspect", "overlay", "sample", "colour", "% step",
+        "calls", "piece", "slowest", "% step"
     );
     for &count in &counts {
         let mut flock = Flock::bench_scenario(count);
@@ -83,9 +111,11 @@ fn main() {
             column.extend((0..flock.len()).map(|i| ColourBy::Rule.value(&flock, i)));
             black_box(&column);
         });
+        let (calls, piece, slowest) = survey_pieces(&mut flock, 10);
         println!(
-            "{count:>8} | {step:>7.3} | {metrics:>7.3} | {inspect:>7.3} | {overlay:>7.3} | {sample:>7.3} | {colour:>7.3} | {:>6.1}%",
-            100.0 * (metrics + inspect) / step
+            "{count:>8} | {step:>7.3} | {metrics:>7.3} | {inspect:>7.3} | {overlay:>7.3} | {sample:>7.3} | {colour:>7.3} | {:>6.1}% | {calls:>5.1} | {piece:>7.3} | {slowest:>7.3} | {:>6.1}%",
+            100.0 * (metrics + inspect) / step,
+            100.0 * (slowest + inspect) / step
         );
     }
     settled(&counts);
@@ -94,10 +124,10 @@ fn main() {
 /// `metrics()` on the flocks people watch: the page's defaults (the first preset) after
 /// 1,200 steps (`shared/bench-scenario.md`), beside a step of the same flock.
 fn settled(counts: &[usize]) {
-    println!("\nmetrics on the settled page defaults (1,200 steps; ms, median)");
+    println!("\nmetrics on the settled page defaults (1,200 steps; ms, median; a survey's pieces: calls, median, slowest)");
     println!(
-        "{:>8} | {:>7} | {:>7} | {:>7}",
-        "boids", "step", "metrics", "% step"
+        "{:>8} | {:>7} | {:>7} | {:>7} | {:>5} | {:>7} | {:>7} | {:>7}",
+        "boids", "step", "metrics", "% step", "calls", "piece", "slowest", "% step"
     );
     for &count in counts {
         let mut flock = Flock::preset_scenario(&PRESETS[0], count);
@@ -108,9 +138,11 @@ fn settled(counts: &[usize]) {
         let metrics = median_ms(50, || {
             black_box(flock.metrics());
         });
+        let (calls, piece, slowest) = survey_pieces(&mut flock, 10);
         println!(
-            "{count:>8} | {step:>7.3} | {metrics:>7.3} | {:>6.1}%",
-            100.0 * metrics / step
+            "{count:>8} | {step:>7.3} | {metrics:>7.3} | {:>6.1}% | {calls:>5.1} | {piece:>7.3} | {slowest:>7.3} | {:>6.1}%",
+            100.0 * metrics / step,
+            100.0 * slowest / step
         );
     }
 }

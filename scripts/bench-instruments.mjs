@@ -1,5 +1,7 @@
 // Times the instruments in the built page (dist/, headless Debian chromium): at 10,000 boids
-// (BENCH_COUNT), the median ms of a step, of `metrics()`, of `inspect(id)`, and of
+// (BENCH_COUNT), the median ms of a step, of `metrics()`, of `inspect(id)`, of a piece of a
+// survey as the page's plot takes it (`beginSurvey(30)`, then `advanceSurvey()` a frame,
+// a step between: the median and slowest piece, and the calls a survey took), and of
 // `view.draw(flock)` (the CPU side: staging, uploads, GL calls) with nothing, a selected boid,
 // trails, and both. Not part of test.sh: `node scripts/bench-instruments.mjs` after
 // `trunk build --release --offline`.
@@ -39,6 +41,25 @@ try {
       metrics: median(() => flock.metrics(), 60),
       inspect: median(() => flock.inspect(id), 60),
     };
+    // Ten surveys as the plot takes them (www/plot.js, SURVEY_CALLS): a piece a frame.
+    const pieces = [];
+    let surveys = 0;
+    for (; surveys < 10; surveys++) {
+      flock.beginSurvey(30);
+      for (let done = null; !done; ) {
+        const t = performance.now();
+        done = flock.advanceSurvey();
+        pieces.push(performance.now() - t);
+        if (!done) flock.step(1 / 60);
+      }
+    }
+    // performance.now() is coarse (0.1 ms in a page that is not cross-origin isolated), so
+    // the mean, over some 200 pieces, says more than the median.
+    out.surveyMean = pieces.reduce((a, b) => a + b, 0) / pieces.length;
+    pieces.sort((a, b) => a - b);
+    out.surveyCalls = pieces.length / surveys;
+    out.surveyPiece = pieces[pieces.length >> 1];
+    out.surveySlowest = pieces.at(-1);
     // A frame: one step (so that trails sample at their pace), then the draw timed alone.
     const frame = (n) => median(() => view.draw(flock), n);
     const drawn = (setup) => {

@@ -1,10 +1,11 @@
 // The release build's last step (scripts/post-build.sh, Trunk's post_build hook): takes the
 // comment lines out of the scripts a browser downloads (www/, the bindings, their snippets,
-// the lessons' scripts) in the staging folder. Only whole lines that are comments go — a
-// `// …` line, a `/* … */` or `/** … */` block standing alone; code keeps its lines as they
-// were, indentation and names, so a reader of dist/ or a stack trace still finds the way. Why: the sources explain themselves at length, and
-// those comments were ~17 KB of the ~75 KB gzipped www/, and the bindings' doc comments 5 KB
-// (issue 11's 200 KB for the page).
+// the lessons' scripts) in the staging folder, and the indentation of the lines of code. Only
+// whole lines that are comments go — a `// …` line, a `/* … */` or `/** … */` block standing
+// alone; code keeps its lines and names, so a reader of dist/ or a stack trace still finds
+// the way. Why: the sources explain themselves at length, and those comments were ~17 KB of
+// the ~75 KB gzipped www/, and the bindings' doc comments 5 KB (issue 11's 200 KB for the
+// page); the indentation ~2 KB more, which the measures' survey needed (its wasm, 4 KB).
 // The commented sources stay in the repository (www/, src/web/).
 //
 // A small scanner keeps track of strings, template literals (with `${…}` inside) and regular
@@ -57,7 +58,9 @@ export function stripComments(source) {
       }
       if (trimmed.slice(end + 2).trim() === '') continue; // a one-line block comment
     }
-    out.push(line);
+    // A line of code loses its indentation; one that starts inside a template literal is
+    // text and stays as it is.
+    out.push(top.kind === 'code' ? line.trimStart() : line);
     lastSignificant = scanLine(line, stack, lastSignificant);
   }
   if (inBlock) out.push(...blockLines);

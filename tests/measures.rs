@@ -6,7 +6,7 @@
 //! the world has room for.
 #![cfg(not(target_arch = "wasm32"))]
 
-use boids::sim::measures::{local_sample, measure, Space, BIG_GROUP, LOCAL_SAMPLE};
+use boids::sim::measures::{local_sample, measure, Space, Survey, BIG_GROUP, LOCAL_SAMPLE};
 use glam::Vec3;
 use proptest::prelude::*;
 
@@ -244,6 +244,63 @@ proptest! {
         let space = Space { world: world_radii * r, wrap };
         let (p, v) = flock(seed, n, space, r, flat, layout);
         check(&p, &v, space, r)?;
+    }
+}
+
+/// A survey cut into pieces of `budget` units: the calls it took and what it gave. The
+/// flock's arrays are overwritten after the survey starts, as the next step would: it
+/// measures its own copy.
+fn survey_in_pieces(p: &[f32], v: &[f32], space: Space, r: f32, budget: u64) -> (usize, String) {
+    let (mut p, mut v) = (p.to_vec(), v.to_vec());
+    let mut survey = Survey::new(&p, &v, space, r, 1.0);
+    p.fill(f32::NAN);
+    v.fill(0.0);
+    let mut calls = 0;
+    loop {
+        calls += 1;
+        assert!(calls < 10_000_000, "a survey that never ends");
+        if let Some(m) = survey.advance(budget) {
+            assert!(survey.is_done());
+            // Debug prints each float's shortest exact form: equal text, equal bits (NaN
+            // too, which `==` would call unequal).
+            return (calls, format!("{m:?}"));
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// A survey cut into pieces, however small, gives the very numbers of `measure`, and
+    /// takes about as many calls as its estimate says.
+    #[test]
+    fn a_survey_in_pieces_measures_what_one_at_once_does(
+        seed in any::<u64>(),
+        n in 0usize..1200,
+        world_radii in 0.5f32..20.0,
+        wrap in any::<bool>(),
+        flat in any::<bool>(),
+        layout in layout(),
+        budget in prop_oneof![1u64..100, 100u64..300_000],
+    ) {
+        let r = 5.0;
+        let space = Space { world: world_radii * r, wrap };
+        let (p, v) = flock(seed, n, space, r, flat, layout);
+        let whole = format!("{:?}", measure(&p, &v, space, r, 1.0));
+        let (calls, cut) = survey_in_pieces(&p, &v, space, r, budget);
+        prop_assert_eq!(&cut, &whole);
+        let (one, at_once) = survey_in_pieces(&p, &v, space, r, u64::MAX);
+        prop_assert_eq!(one, 1);
+        prop_assert_eq!(&at_once, &whole);
+        if n > 0 {
+            let estimate = Survey::new(&p, &v, space, r, 1.0).estimate();
+            // Every call but the last does at least its budget, and the estimate is the most
+            // the stages can count.
+            prop_assert!(calls as u64 <= estimate / budget + 1, "{calls} calls, estimate {estimate}");
+            if estimate > 4 * budget + 2000 {
+                prop_assert!(calls > 1, "cut into pieces");
+            }
+        }
     }
 }
 

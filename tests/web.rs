@@ -576,3 +576,55 @@ fn instruments_read_ids_one_boid_and_the_whole_flock() {
     let per = Array::from(&get(&flock.metrics().into(), "species"));
     assert_eq!(per.length(), 3);
 }
+
+#[wasm_bindgen_test]
+fn a_survey_gives_what_metrics_gave_when_it_began_a_piece_a_call() {
+    let mut flock = flock(2000.0);
+    for _ in 0..30 {
+        flock.step(&js(1.0 / 60.0)).unwrap();
+    }
+    assert!(flock.advance_survey().is_none(), "no survey under way");
+    assert!(flock.finish_survey().is_none(), "no survey under way");
+    let text = |value: JsValue| {
+        js_sys::JSON::stringify(&value)
+            .map(String::from)
+            .unwrap_or_default()
+    };
+    let before = text(flock.metrics().into());
+    flock.begin_survey(&js(8.0)).unwrap();
+    let mut calls = 1;
+    let metrics = loop {
+        // The flock flies on between pieces, as it does between frames.
+        if let Some(metrics) = flock.advance_survey() {
+            break metrics;
+        }
+        flock.step(&js(1.0 / 60.0)).unwrap();
+        calls += 1;
+        assert!(calls < 1000, "a survey that never ends");
+    };
+    assert!(
+        (4..=16).contains(&calls),
+        "spread over about 8 calls: {calls}"
+    );
+    assert_eq!(text(metrics.into()), before);
+    assert_ne!(text(flock.metrics().into()), before, "the flock moved on");
+    assert!(flock.advance_survey().is_none(), "done: none under way");
+    // Finished at once, the same as metrics() now; with species, each one's too.
+    flock.setSpeciesCount(&js(2.0)).unwrap();
+    let now = text(flock.metrics().into());
+    flock.begin_survey(&JsValue::UNDEFINED).unwrap();
+    assert!(flock.advance_survey().is_none(), "30 calls by default");
+    assert_eq!(text(flock.finish_survey().unwrap().into()), now);
+    assert!(now.contains("\"species\""), "{now}");
+    // Wrong calls: a TypeError or a RangeError, and no survey begun.
+    assert_type_error(
+        flock.begin_survey(&"5".into()),
+        "beginSurvey",
+        &["Flock.beginSurvey", "calls"],
+    );
+    for calls in [0.0, 0.5, 2.5, 10_001.0, f64::NAN, f64::INFINITY, -3.0] {
+        let result = flock.begin_survey(&js(calls)).map(|()| 0.0);
+        assert_range_error(result, &format!("beginSurvey({calls})"));
+    }
+    assert!(flock.finish_survey().is_none(), "refused: none begun");
+}

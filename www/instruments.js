@@ -340,7 +340,7 @@ export const instrumentMethods = {
   instrumentsFrame(now) {
     if (this.plot) {
       const time = this.steps / 60;
-      if (this.plot.sample(this.flock, time)) this.plotDirty = true;
+      if (this.plot.sample(this.flock, time, this.paused)) this.plotDirty = true;
     }
     if (now - (this.readoutAt ?? 0) < READOUT_EVERY) return;
     this.readoutAt = now;

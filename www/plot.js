@@ -1,4 +1,4 @@
-// The flock's order over the last minute (issue 11): a small live plot of `flock.metrics()`,
+// The flock's order over the last minute (issue 11): a small live plot of the flock's measures,
 // the series behind it as CSV, and the same in words for a screen reader.
 //
 // Drawn by hand on a 2D canvas (about 4 KB of source) rather than with a chart library:
@@ -10,6 +10,13 @@
 
 /** Seconds of flock time between samples, and how many the plot shows (one minute). */
 export const SAMPLE_EVERY = 0.5;
+/**
+ * Frames a sample's measures are spread over: at 60 frames a second, one sample's time.
+ * Every measure at once costs about a step at 10,000 boids (more than one natively on a
+ * fresh flock): a frame that took them would stutter. A thirtieth a frame stays well
+ * within a tenth of a step (README, "The instruments").
+ */
+export const SURVEY_CALLS = 30;
 const SHOWN = 60 / SAMPLE_EVERY;
 /** The CSV keeps this many samples (ten minutes); older ones drop off. */
 const KEPT = 1200;
@@ -51,22 +58,35 @@ export class MetricsPlot {
     this.params = params;
     this.samples = [];
     this.nextAt = 0;
+    this.pending = null;
   }
 
   /** Forgets every sample (a rebuilt flock starts its own series). */
   clear() {
     this.samples = [];
     this.nextAt = 0;
+    this.pending = null;
   }
 
-  /** Takes a sample when `time` (flock seconds) has reached the next one; true if it did. */
-  sample(flock, time) {
-    if (time < this.nextAt && this.samples.length > 0) return false;
-    this.nextAt = time + SAMPLE_EVERY;
-    const metrics = flock.metrics();
-    const params = {};
-    for (const spec of this.params) params[spec.name] = Number(flock[spec.getter]());
-    this.samples.push({ time, metrics, params });
+  /**
+   * Takes a sample when `time` (flock seconds) has reached the next one; true when one is
+   * done. A sample's measures are surveyed a piece a frame (`Flock.beginSurvey`), of the
+   * flock as it was at its time; a paused flock has the time to finish at once.
+   */
+  sample(flock, time, paused = false) {
+    if (this.pending?.flock !== flock) {
+      if (time < this.nextAt && this.samples.length > 0) return false;
+      this.nextAt = time + SAMPLE_EVERY;
+      const params = {};
+      for (const spec of this.params) params[spec.name] = Number(flock[spec.getter]());
+      flock.beginSurvey(SURVEY_CALLS);
+      this.pending = { flock, time, params };
+    }
+    const metrics = paused ? flock.finishSurvey() : flock.advanceSurvey();
+    if (!metrics) return false;
+    const { time: at, params } = this.pending;
+    this.pending = null;
+    this.samples.push({ time: at, metrics, params });
     if (this.samples.length > KEPT) this.samples.splice(0, this.samples.length - KEPT);
     return true;
   }
@@ -95,9 +115,11 @@ export class MetricsPlot {
     const pad = { left: 26, right: 26, top: 6, bottom: 16 };
     const plotW = Math.max(1, w - pad.left - pad.right);
     const plotH = Math.max(1, h - pad.top - pad.bottom);
-    const shown = this.samples.slice(-SHOWN);
-    const end = shown.at(-1)?.time ?? 0;
+    // The last minute by time: samples come later than every half second where frames are
+    // slow (a survey takes its frames however many steps each one takes).
+    const end = this.samples.at(-1)?.time ?? 0;
     const start = end - (SHOWN - 1) * SAMPLE_EVERY;
+    const shown = this.samples.slice(-SHOWN).filter((s) => s.time >= start);
     const x = (time) => pad.left + ((time - start) / ((SHOWN - 1) * SAMPLE_EVERY)) * plotW;
     const maxCount = Math.max(1, ...shown.map((s) => Number(s.metrics.groups) || 0));
     const top = niceCeil(maxCount);

@@ -6,7 +6,7 @@ use super::behaviours::{Behaviours, Forces, Pointer};
 use super::glide::{glide_all, Sightings};
 use super::grid::Grid;
 use super::leader::LeaderPath;
-use super::measures::{centre_of_mass, extent, measure, Metrics, Space};
+use super::measures::{centre_of_mass, extent, Space};
 use super::nearest::{Nearest, Seeker};
 use super::rng::Rng;
 use super::scan::{Scanner, Sorted, Span, View};
@@ -17,9 +17,11 @@ mod look;
 mod population;
 mod reference;
 mod steer;
+mod survey;
 
 pub use reference::Inspection;
 pub use steer::Terms;
+pub use survey::FlockSurvey;
 
 /// The longest single integration step; longer `dt`s are split into steps this long.
 pub const MAX_SUBSTEP: f32 = 1.0 / 60.0;
@@ -223,20 +225,8 @@ impl Flock {
         sum.length() / self.len() as f32
     }
 
-    /// Every measure of the flock as a whole (`measures::measure`), boids linked within
-    /// the perception radius.
-    pub fn metrics(&self) -> Metrics {
-        measure(
-            &self.positions,
-            &self.velocities,
-            self.space(),
-            self.settings.perception,
-            self.settings.speed,
-        )
-    }
-
     /// The world as the measures see it.
-    fn space(&self) -> Space {
+    pub(super) fn space(&self) -> Space {
         Space {
             world: self.world,
             wrap: self.settings.wrap,
@@ -279,25 +269,6 @@ impl Flock {
             point.z = 0.0;
         }
         point
-    }
-
-    /// The same measures for each species alone (the first for species 0, …).
-    pub fn metrics_by_species(&self) -> Vec<Metrics> {
-        let space = self.space();
-        (0..self.settings.species.max(1) as u8)
-            .map(|kind| {
-                let pick = |values: &[f32]| -> Vec<f32> {
-                    values
-                        .chunks_exact(3)
-                        .zip(&self.species)
-                        .filter(|(_, &k)| k == kind)
-                        .flat_map(|(v, _)| v.iter().copied())
-                        .collect()
-                };
-                let (p, v) = (pick(&self.positions), pick(&self.velocities));
-                measure(&p, &v, space, self.settings.perception, self.settings.speed)
-            })
-            .collect()
     }
 
     /// Mean number of neighbours each boid heeded in the last step (0 before the first

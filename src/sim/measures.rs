@@ -6,15 +6,15 @@
 use glam::Vec3;
 
 use super::edges::nearest_image;
-use cells::Cells;
 pub use local::{sample as local_sample, LOCAL_SAMPLE};
 pub use shape::eigenvalues;
-use shape::BigGroups;
+pub use survey::{Survey, UNIT_NS};
 
 mod cells;
 mod groups;
 mod local;
 mod shape;
+mod survey;
 
 /// The flock's state seen as a whole.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -81,7 +81,7 @@ fn at(values: &[f32], i: usize) -> Vec3 {
 }
 
 /// Every measure of the boids at `positions` flying at `velocities` (xyz per boid), with
-/// boids linked within `radius`.
+/// boids linked within `radius`, all at once (a `Survey` advanced without limit).
 pub fn measure(
     positions: &[f32],
     velocities: &[f32],
@@ -89,82 +89,7 @@ pub fn measure(
     radius: f32,
     cruise: f32,
 ) -> Metrics {
-    let n = positions.len() / 3;
-    if n == 0 {
-        return Metrics {
-            mean_nearest: f32::NAN,
-            median_nearest: f32::NAN,
-            ..Metrics::default()
-        };
-    }
-    // Each heading once (a square root and a division each), for every measure below.
-    let headings: Vec<Vec3> = velocities
-        .chunks_exact(3)
-        .map(|v| Vec3::from_slice(v).normalize_or_zero())
-        .collect();
-    let (polarization, milling) = order(positions, &headings, space);
-    let cells = Cells::new(positions, space, radius);
-    let local::Local {
-        streaming,
-        local_order,
-        mut nearest,
-    } = local::local(&cells, positions, &headings);
-    let (mean_nearest, median_nearest) = if nearest.is_empty() {
-        (f32::NAN, f32::NAN)
-    } else {
-        // At most `LOCAL_SAMPLE` values: a sort costs nothing, and shares the module's one
-        // float sort (`select_nth_unstable_by` brought a second into the wasm).
-        nearest.sort_unstable_by(f32::total_cmp);
-        let median = nearest[nearest.len() / 2];
-        let mean = nearest.iter().sum::<f32>() / nearest.len() as f32;
-        (mean, median)
-    };
-    let group_of = groups::groups(&cells);
-    drop(cells);
-    let mut sizes = vec![0u32; n];
-    for &g in &group_of {
-        sizes[g as usize] += 1;
-    }
-    let groups = sizes.iter().filter(|&&s| s > 0).count();
-    let big_groups = sizes.iter().filter(|&&s| s as usize >= BIG_GROUP).count();
-    let largest = sizes.iter().copied().max().unwrap_or(0);
-    let mut speed_sum = 0.0f32;
-    let mut cruising = 0usize;
-    for v in velocities.chunks_exact(3) {
-        let s = Vec3::from_slice(v).length();
-        speed_sum += s;
-        cruising += usize::from((s - cruise).abs() <= CRUISE_BAND * cruise);
-    }
-    let big = BigGroups::new(&group_of, &sizes);
-    Metrics {
-        count: n,
-        polarization,
-        milling,
-        mean_nearest,
-        median_nearest,
-        groups,
-        big_groups,
-        largest_group: largest as f32 / n as f32,
-        elongation: shape::elongation(positions, space, &big),
-        group_polarization: big.polarization(&headings),
-        streaming,
-        local_order,
-        mean_speed: speed_sum / n as f32,
-        cruising: cruising as f32 / n as f32,
-    }
-}
-
-/// Polarization and milling.
-fn order(positions: &[f32], headings: &[Vec3], space: Space) -> (f32, f32) {
-    let n = headings.len();
-    let centre = centre_of_mass(positions, space);
-    let (mut heading, mut turning) = (Vec3::ZERO, Vec3::ZERO);
-    for (i, &v) in headings.iter().enumerate() {
-        heading += v;
-        let r = space.offset(centre, at(positions, i)).normalize_or_zero();
-        turning += r.cross(v);
-    }
-    (heading.length() / n as f32, turning.length() / n as f32)
+    Survey::new(positions, velocities, space, radius, cruise).finish()
 }
 
 /// The boids' centre of mass (the world's centre when there are none).
@@ -192,30 +117,67 @@ pub fn extent(positions: &[f32], space: Space) -> (Vec3, f32) {
 }
 
 /// Centre of mass of boids `members`; across wrapped edges, the circular mean per axis.
-fn centre(
-    positions: &[f32],
+fn centre(positions: &[f32], space: Space, members: impl Iterator<Item = usize>) -> Vec3 {
+    let mut sum = CentreSum::new(space);
+    for i in members {
+        sum.add(at(positions, i));
+    }
+    sum.centre()
+}
+
+/// The sums a centre of mass is taken from, one boid at a time: the positions, or across
+/// wrapped edges the cosine and sine of each coordinate as an angle around the world.
+struct CentreSum {
     space: Space,
-    members: impl ExactSizeIterator<Item = usize> + Clone,
-) -> Vec3 {
-    let count = members.len();
-    if count == 0 {
-        return Vec3::ZERO;
-    }
-    if !space.wrap {
-        let sum: Vec3 = members.map(|i| at(positions, i)).sum();
-        return sum / count as f32;
-    }
-    let scale = std::f32::consts::TAU / space.world;
-    let mut centre = Vec3::ZERO;
-    for axis in 0..3 {
-        let (mut c, mut s) = (0.0f32, 0.0f32);
-        for i in members.clone() {
-            let (sin, cos) = (positions[3 * i + axis] * scale).sin_cos();
-            (c, s) = (c + cos, s + sin);
+    count: usize,
+    sum: Vec3,
+    cos: Vec3,
+    sin: Vec3,
+}
+
+impl CentreSum {
+    fn new(space: Space) -> Self {
+        CentreSum {
+            space,
+            count: 0,
+            sum: Vec3::ZERO,
+            cos: Vec3::ZERO,
+            sin: Vec3::ZERO,
         }
-        centre[axis] = (s.atan2(c) / scale).rem_euclid(space.world);
     }
-    centre
+
+    fn scale(&self) -> f32 {
+        std::f32::consts::TAU / self.space.world
+    }
+
+    #[inline]
+    fn add(&mut self, p: Vec3) {
+        self.count += 1;
+        if !self.space.wrap {
+            self.sum += p;
+            return;
+        }
+        let scale = self.scale();
+        for axis in 0..3 {
+            let (sin, cos) = (p[axis] * scale).sin_cos();
+            self.cos[axis] += cos;
+            self.sin[axis] += sin;
+        }
+    }
+
+    /// The centre (the origin when no boid was added).
+    fn centre(&self) -> Vec3 {
+        if self.count == 0 {
+            return Vec3::ZERO;
+        }
+        if !self.space.wrap {
+            return self.sum / self.count as f32;
+        }
+        let scale = self.scale();
+        Vec3::from_array([0, 1, 2].map(|axis| {
+            (self.sin[axis].atan2(self.cos[axis]) / scale).rem_euclid(self.space.world)
+        }))
+    }
 }
 
 #[cfg(test)]

@@ -20,7 +20,7 @@ mod settings;
 
 pub use behaviours::Pulls;
 pub use behaviours::{LEADER_PACE, MAX_OBSTACLES, MAX_OBSTACLE_RADIUS, MIN_OBSTACLE_RADIUS};
-pub use flock::{Flock, Inspection, Terms, BENCH_DT, MAX_STEP, MAX_SUBSTEP};
+pub use flock::{Flock, FlockSurvey, Inspection, Terms, BENCH_DT, MAX_STEP, MAX_SUBSTEP};
 pub use limits::{
     FLEE_FORCE_FACTOR, MAX_SPEED_FACTOR, MIN_SPEED_FACTOR, OBSTACLE_CLEARANCE, PANIC_SPEED_FACTOR,
     SPEED_RESPONSE,

@@ -13,6 +13,8 @@ use crate::sim::{self, Kind, Param, Scale, PARAMS, PRESETS};
 #[wasm_bindgen]
 pub struct Flock {
     inner: sim::Flock,
+    /// A measurement under way (`beginSurvey`), and the units each call does of it.
+    pub(super) survey: Option<(sim::FlockSurvey, u64)>,
 }
 
 /// The longest preset name `applyPreset` reads (the names are a few letters long).
@@ -31,6 +33,7 @@ impl Flock {
     pub(super) fn placeholder() -> Flock {
         Flock {
             inner: sim::Flock::new(Param::Count.spec().min as usize, Some(0)),
+            survey: None,
         }
     }
 
@@ -132,6 +135,7 @@ impl Flock {
             .map_err(|e| refused(METHOD, e))?;
         Ok(Flock {
             inner: sim::Flock::new(count as usize, seed),
+            survey: None,
         })
     }
 

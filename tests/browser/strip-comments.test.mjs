@@ -1,6 +1,7 @@
 // scripts/strip-comments.mjs (the release build's last step): only whole comment lines go;
 // a line that merely looks like a comment inside a template literal, a string or a regular
-// expression stays, and so does every line of code. Also: dist/'s scripts have no comment
+// expression stays, and so does every line of code, without its indentation (but a line
+// inside a template literal keeps its spaces: they are text). Also: dist/'s scripts have no comment
 // lines left and still parse (the hook checks each with `node --check`).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -24,6 +25,13 @@ test('comment lines go, code stays', () => {
     "const s = '// a string'; const r = /\\/\\/[/*]/g; const d = 4 / 2; // d",
     '  // indented comment',
     'const u = `${ { b: 1 }.b }`;',
+    'function f() {',
+    '    return `a',
+    '    indented text ${',
+    '      1 + 1',
+    '    } and more',
+    '    `;',
+    '}',
     '// the last line',
   ].join('\n');
   const expected = [
@@ -34,6 +42,14 @@ test('comment lines go, code stays', () => {
     '// nested template text`} end`;',
     "const s = '// a string'; const r = /\\/\\/[/*]/g; const d = 4 / 2; // d",
     'const u = `${ { b: 1 }.b }`;',
+    'function f() {',
+    'return `a',
+    '    indented text ${',
+    '1 + 1',
+    // Inside `${ … }` is code: its spaces go; the text after `}` stays.
+    '} and more',
+    '    `;',
+    '}',
   ].join('\n');
   assert.equal(stripComments(source), expected);
 });

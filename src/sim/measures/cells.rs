@@ -3,6 +3,8 @@
 //! without a test, and a boid's nearest neighbour is usually found in the 3×3×3 cells
 //! around it. Boids are counting-sorted by cell, their positions copied in that order.
 
+use std::ops::Range;
+
 use glam::Vec3;
 
 use super::Space;
@@ -38,7 +40,10 @@ pub(super) struct Cells {
 }
 
 impl Cells {
-    pub fn new(positions: &[f32], space: Space, radius: f32) -> Self {
+    /// The grid's shape for `positions`, no boid in it yet. Then, a range at a time so that
+    /// a survey can spread it over frames: `count` every boid, `sum` every cell, and `fill`
+    /// every boid, each in order (`fill` from the last boid down).
+    pub fn plan(positions: &[f32], space: Space, radius: f32) -> Self {
         let n = positions.len() / 3;
         let flat = positions.chunks_exact(3).all(|p| p[2] == 0.0);
         let axes = if flat { 2 } else { 3 };
@@ -72,7 +77,7 @@ impl Cells {
                 0
             }
         });
-        let mut cells = Cells {
+        Cells {
             space,
             radius,
             small,
@@ -92,11 +97,15 @@ impl Cells {
             }),
             order: vec![0; n],
             points: vec![Vec3::ZERO; n],
-            start: vec![0; dims.iter().product::<usize>() + 1],
+            // The last entry is where the last cell ends: every boid.
+            start: {
+                let cells = dims.iter().product::<usize>();
+                let mut start = vec![0; cells + 1];
+                start[cells] = n as u32;
+                start
+            },
             cell_of: vec![0; n],
-        };
-        cells.fill(positions);
-        cells
+        }
     }
 
     /// Cell `c`'s place along each axis.
@@ -182,27 +191,40 @@ impl Cells {
         });
     }
 
-    fn fill(&mut self, positions: &[f32]) {
+    /// Boids `boids` into their cells: each one's cell, and how many each cell holds (kept
+    /// in `start` until `sum`).
+    pub fn count(&mut self, positions: &[f32], boids: Range<usize>) {
         let inv = self.side.map(|s| if s > 0.0 { 1.0 / s } else { 0.0 });
         let index = |p: f32, a: usize| {
             (((p - self.lo[a]) * inv[a]).max(0.0) as usize).min(self.dims[a] - 1)
         };
-        for (i, p) in positions.chunks_exact(3).enumerate() {
+        for i in boids {
+            let p = &positions[3 * i..3 * i + 3];
             let cell =
                 (index(p[2], 2) * self.dims[1] + index(p[1], 1)) * self.dims[0] + index(p[0], 0);
             self.cell_of[i] = cell as u32;
-            self.start[cell + 1] += 1;
+            self.start[cell] += 1;
         }
-        for c in 1..self.start.len() {
-            self.start[c] += self.start[c - 1];
+    }
+
+    /// Cells `cells` (in order, every boid counted): each cell's count becomes where it ends.
+    pub fn sum(&mut self, cells: Range<usize>) {
+        for c in cells {
+            if c > 0 {
+                self.start[c] += self.start[c - 1];
+            }
         }
-        let mut fill = self.start.clone();
-        for (i, p) in positions.chunks_exact(3).enumerate() {
+    }
+
+    /// Boids `boids` (from the last boid down, every cell summed) into their slots: each
+    /// cell's end counts down to its start, so a cell's boids keep their order.
+    pub fn fill(&mut self, positions: &[f32], boids: Range<usize>) {
+        for i in boids.rev() {
             let c = self.cell_of[i] as usize;
-            let slot = fill[c] as usize;
+            self.start[c] -= 1;
+            let slot = self.start[c] as usize;
             self.order[slot] = i as u32;
-            self.points[slot] = Vec3::from_slice(p);
-            fill[c] += 1;
+            self.points[slot] = Vec3::from_slice(&positions[3 * i..3 * i + 3]);
         }
     }
 

@@ -9,6 +9,8 @@
 //! by slot, 3.2 ms on the standard scenario and 2.0 ms on the settled defaults; cells
 //! looking back, occupied ones only, 2.1 and 0.85 ms.)
 
+use std::ops::Range;
+
 use super::cells::Cells;
 
 fn root(parent: &mut [u32], mut i: u32) -> u32 {
@@ -25,40 +27,119 @@ fn join(parent: &mut [u32], a: u32, b: u32) {
     parent[a.max(b) as usize] = a.min(b);
 }
 
-/// A group label per boid (the lowest slot of its group: labels are below the count).
-pub(super) fn groups(cells: &Cells) -> Vec<u32> {
-    let n = cells.order.len();
-    let mut group_of = vec![0u32; n];
-    if cells.small {
-        // One node per cell: a cell's boids are one group already.
-        let mut parent: Vec<u32> = (0..cells.cells() as u32).collect();
-        small_cells(cells, &mut parent);
-        // The root is the group's lowest cell, whose first slot is the group's lowest.
-        for (boid, &cell) in cells.cell_of.iter().enumerate() {
-            group_of[boid] = cells.start[root(&mut parent, cell) as usize];
+/// Union-find over the flock, a piece at a time so that a survey can spread it over
+/// frames: small cells' occupancy (`mark`), then the joins (`join`), then the labels
+/// (`label`). The groups come out the same however it is cut: a group's root is its lowest
+/// cell (small cells) or slot (any size) either way.
+pub(super) struct Joining {
+    /// Small cells: one node per cell; else one per slot.
+    parent: Vec<u32>,
+    /// Small cells: which hold boids.
+    occupied: Occupied,
+    /// The rows behind `rows_of`, the row being looked from.
+    rows: Vec<RowBehind>,
+    rows_of: usize,
+    /// The next row of cells (small cells) or cell (any size) to look from, and in that
+    /// row the next cell along x.
+    next: usize,
+    next_x: usize,
+}
+
+impl Joining {
+    pub fn new(cells: &Cells) -> Self {
+        let nodes = if cells.small {
+            cells.cells()
+        } else {
+            cells.order.len()
+        };
+        Joining {
+            parent: (0..nodes as u32).collect(),
+            occupied: Occupied::new(cells),
+            rows: Vec::new(),
+            rows_of: usize::MAX,
+            next: 0,
+            next_x: 0,
         }
-        return group_of;
     }
-    let mut parent: Vec<u32> = (0..n as u32).collect();
-    let r2 = cells.radius * cells.radius;
-    let points = &cells.points;
-    let within = |a: usize, b: usize| cells.offset(points[a], points[b]).length_squared() <= r2;
-    for c in 0..cells.cells() {
-        let here = cells.slots(c);
-        for a in here.clone() {
-            for b in a + 1..here.end {
-                let (ra, rb) = (root(&mut parent, a as u32), root(&mut parent, b as u32));
-                if ra != rb && within(a, b) {
-                    join(&mut parent, ra, rb);
+
+    /// Rows of cells `mark` must see before the joins: all of them for small cells, none
+    /// otherwise.
+    pub fn rows_to_mark(cells: &Cells) -> usize {
+        if cells.small {
+            cells.dims[1] * cells.dims[2]
+        } else {
+            0
+        }
+    }
+
+    /// Marks which cells of rows `rows` hold boids (small cells; every row, in any order,
+    /// before the first `join`).
+    pub fn mark(&mut self, cells: &Cells, rows: Range<usize>) {
+        self.occupied.mark(cells, rows);
+    }
+
+    /// Looks from the next cells until those looked from hold at least `boids` boids, or
+    /// none is left. Returns how many boids they held, and whether every one has been
+    /// looked from.
+    pub fn join(&mut self, cells: &Cells, boids: usize) -> (usize, bool) {
+        let [nx, ny, nz] = cells.dims;
+        let mut done = 0;
+        if cells.small {
+            while self.next < ny * nz && done < boids {
+                let row = self.next;
+                let base = row * nx;
+                // An empty row of cells has nothing to join.
+                if cells.start[base + nx] == cells.start[base] {
+                    self.next += 1;
+                    continue;
                 }
+                if self.rows_of != row {
+                    rows_behind(cells, row % ny, row / ny, &mut self.rows);
+                    self.rows_of = row;
+                }
+                let (held, stop) = small_cells_row(
+                    cells,
+                    &self.occupied,
+                    row,
+                    self.next_x,
+                    boids - done,
+                    &self.rows,
+                    &mut self.parent,
+                );
+                done += held;
+                match stop {
+                    Some(x) => self.next_x = x,
+                    None => (self.next, self.next_x) = (row + 1, 0),
+                }
+            }
+            (done, self.next == ny * nz)
+        } else {
+            while self.next < cells.cells() && done < boids {
+                let c = self.next;
+                self.next += 1;
+                done += any_cell(cells, c, &mut self.parent);
+            }
+            (done, self.next == cells.cells())
+        }
+    }
+
+    /// Labels of items `items`, once every cell has been looked from: boids (small cells)
+    /// or slots (any size), `n` in either case. Each boid's label, written to `group_of`,
+    /// is the lowest slot of its group (labels are below the count).
+    pub fn label(&mut self, cells: &Cells, items: Range<usize>, group_of: &mut [u32]) {
+        let parent = &mut self.parent;
+        if cells.small {
+            // The root is the group's lowest cell, whose first slot is the group's lowest.
+            for boid in items {
+                let cell = cells.cell_of[boid];
+                group_of[boid] = cells.start[root(parent, cell) as usize];
+            }
+        } else {
+            for slot in items {
+                group_of[cells.order[slot] as usize] = root(parent, slot as u32);
             }
         }
     }
-    any_cells(cells, &mut parent);
-    for slot in 0..n {
-        group_of[cells.order[slot] as usize] = root(&mut parent, slot as u32);
-    }
-    group_of
 }
 
 /// A row of cells behind within reach: its number (`z · ny + y`), and how many cells along
@@ -114,19 +195,29 @@ struct Occupied {
 }
 
 impl Occupied {
+    /// No cell marked yet (small cells), or none to mark.
     fn new(cells: &Cells) -> Self {
         let [nx, ny, nz] = cells.dims;
         let words = nx.div_ceil(64);
-        let mut bits = vec![0u64; words * ny * nz];
-        for row in 0..ny * nz {
+        let rows = Joining::rows_to_mark(cells);
+        debug_assert!(rows == 0 || rows == ny * nz);
+        Occupied {
+            words,
+            bits: vec![0u64; words * rows],
+        }
+    }
+
+    /// Marks the cells of rows `rows` that hold boids.
+    fn mark(&mut self, cells: &Cells, rows: Range<usize>) {
+        let nx = cells.dims[0];
+        for row in rows {
             for x in 0..nx {
                 let c = row * nx + x;
                 if cells.start[c] != cells.start[c + 1] {
-                    bits[row * words + x / 64] |= 1 << (x % 64);
+                    self.bits[row * self.words + x / 64] |= 1 << (x % 64);
                 }
             }
         }
-        Occupied { words, bits }
     }
 
     /// Calls `visit(x)` for each cell `lo..=hi` of `row` that holds boids.
@@ -152,85 +243,101 @@ impl Occupied {
     }
 }
 
-/// Small cells (each one group already, one node of `parent`): each pair of cells within
-/// reach once, from the later one. Only cells that hold boids are visited
-/// (a bit per cell: in a flock still spreading most cells within reach are empty); one
-/// already in this one's group costs one look-up, any other joins at its first boid within
-/// the radius.
-fn small_cells(cells: &Cells, parent: &mut [u32]) {
+/// Small cells (each one group already, one node of `parent`), looking from row `row`
+/// (`z · ny + y`) of cells, from cell `from_x` along it, with `rows` its rows behind: each
+/// pair of cells within reach once, from the later one. Only cells that hold boids are
+/// visited (a bit per cell: in a flock still spreading most cells within reach are empty);
+/// one already in this one's group costs one look-up, any other joins at its first boid
+/// within the radius. Stops after the cell that brings the boids looked from to `boids`:
+/// returns how many they were, and the cell to go on from (`None`: the row is done).
+fn small_cells_row(
+    cells: &Cells,
+    occupied: &Occupied,
+    row: usize,
+    from_x: usize,
+    boids: usize,
+    rows: &[RowBehind],
+    parent: &mut [u32],
+) -> (usize, Option<usize>) {
     let r2 = cells.radius * cells.radius;
     let points = &cells.points;
     let within = |a: usize, b: usize| cells.offset(points[a], points[b]).length_squared() <= r2;
-    let [nx, ny, nz] = cells.dims;
+    let nx = cells.dims[0];
     let start = &cells.start;
-    let occupied = Occupied::new(cells);
-    let mut rows = Vec::new();
-    for z in 0..nz {
-        for y in 0..ny {
-            let base = (z * ny + y) * nx;
-            // An empty row of cells has nothing to join.
-            if start[base] == start[base + nx] {
-                continue;
-            }
-            rows_behind(cells, y, z, &mut rows);
-            occupied.each(z * ny + y, 0, nx - 1, |x| {
-                let c = base + x;
-                let here = start[c] as usize..start[c + 1] as usize;
-                let mut mine = root(parent, c as u32);
-                for behind in &rows {
-                    let mut look = |other: usize| {
-                        let theirs = root(parent, other as u32);
-                        let there = start[other] as usize..start[other + 1] as usize;
-                        if theirs != mine
-                            && there
-                                .into_iter()
-                                .any(|j| here.clone().any(|i| within(i, j)))
-                        {
-                            join(parent, mine, theirs);
-                            mine = mine.min(theirs);
-                        }
-                    };
-                    let row_base = behind.row * nx;
-                    let x = x as isize;
-                    cells.x_runs(x - behind.below, x + behind.above, |a, b| {
-                        occupied.each(behind.row, a, b, |xx| look(row_base + xx));
-                    });
+    let base = row * nx;
+    let (mut done, mut stop) = (0, None);
+    occupied.each(row, from_x, nx - 1, |x| {
+        if stop.is_some() {
+            return;
+        }
+        let c = base + x;
+        let here = start[c] as usize..start[c + 1] as usize;
+        let mut mine = root(parent, c as u32);
+        for behind in rows {
+            let mut look = |other: usize| {
+                let theirs = root(parent, other as u32);
+                let there = start[other] as usize..start[other + 1] as usize;
+                if theirs != mine
+                    && there
+                        .into_iter()
+                        .any(|j| here.clone().any(|i| within(i, j)))
+                {
+                    join(parent, mine, theirs);
+                    mine = mine.min(theirs);
                 }
+            };
+            let row_base = behind.row * nx;
+            let x = x as isize;
+            cells.x_runs(x - behind.below, x + behind.above, |a, b| {
+                occupied.each(behind.row, a, b, |xx| look(row_base + xx));
             });
         }
-    }
+        done += here.len();
+        if done >= boids && x + 1 < nx {
+            stop = Some(x + 1);
+        }
+    });
+    (done, stop)
 }
 
-/// Cells of any size: every pair within reach, boid by boid.
-fn any_cells(cells: &Cells, parent: &mut [u32]) {
+/// Cells of any size, looking from cell `c`: every pair within the cell and with the cells
+/// ahead within reach, boid by boid. Returns how many boids the cell holds.
+fn any_cell(cells: &Cells, c: usize, parent: &mut [u32]) -> usize {
     let r2 = cells.radius * cells.radius;
     let points = &cells.points;
     let within = |a: usize, b: usize| cells.offset(points[a], points[b]).length_squared() <= r2;
     let [(x_lo, x_hi), (y_lo, y_hi), (_, z_hi)] = cells.span;
-    for c in 0..cells.cells() {
-        let here = cells.slots(c);
-        if here.is_empty() {
-            continue;
-        }
-        let at = cells.coords(c);
-        for dz in 0..=z_hi {
-            for dy in if dz == 0 { 0 } else { -y_lo }..=y_hi {
-                let xs = if dz == 0 && dy == 0 {
-                    [1, x_hi]
-                } else {
-                    [-x_lo, x_hi]
-                };
-                cells.row(at, [dy, dz], xs, |there| {
-                    for j in there {
-                        for i in here.clone() {
-                            let (a, b) = (root(parent, i as u32), root(parent, j as u32));
-                            if a != b && within(i, j) {
-                                join(parent, a, b);
-                            }
-                        }
-                    }
-                });
+    let here = cells.slots(c);
+    if here.is_empty() {
+        return 0;
+    }
+    for a in here.clone() {
+        for b in a + 1..here.end {
+            let (ra, rb) = (root(parent, a as u32), root(parent, b as u32));
+            if ra != rb && within(a, b) {
+                join(parent, ra, rb);
             }
         }
     }
+    let at = cells.coords(c);
+    for dz in 0..=z_hi {
+        for dy in if dz == 0 { 0 } else { -y_lo }..=y_hi {
+            let xs = if dz == 0 && dy == 0 {
+                [1, x_hi]
+            } else {
+                [-x_lo, x_hi]
+            };
+            cells.row(at, [dy, dz], xs, |there| {
+                for j in there {
+                    for i in here.clone() {
+                        let (a, b) = (root(parent, i as u32), root(parent, j as u32));
+                        if a != b && within(i, j) {
+                            join(parent, a, b);
+                        }
+                    }
+                }
+            });
+        }
+    }
+    here.len()
 }

@@ -1,20 +1,29 @@
 //! The big groups' own measures: how each flies (polarization within it) and how long it
 //! is for its width (elongation).
 
+use std::ops::Range;
+
 use glam::{Mat3, Vec3};
 
-use super::{centre, Space, BIG_GROUP};
+use super::{CentreSum, Space, BIG_GROUP};
 
-/// The groups of at least `BIG_GROUP` boids, numbered 0, 1, …
+/// The groups of at least `BIG_GROUP` boids, numbered 0, 1, …, and their own measures,
+/// summed boid by boid in two passes (`add_centres`, then `add_spreads`), a few boids at a
+/// time, so that a survey can spread them over frames.
 pub(super) struct BigGroups {
     /// Each boid's big group, `u32::MAX` for a boid of a smaller one.
     of: Vec<u32>,
     sizes: Vec<u32>,
+    centres: Vec<CentreSum>,
+    headings: Vec<Vec3>,
+    /// Each group's centre, once every boid is in `centres`.
+    at: Vec<Vec3>,
+    spreads: Vec<Mat3>,
 }
 
 impl BigGroups {
     /// From a group label per boid and each label's size.
-    pub fn new(group_of: &[u32], sizes: &[u32]) -> Self {
+    pub fn new(group_of: &[u32], sizes: &[u32], space: Space) -> Self {
         let mut number = vec![u32::MAX; sizes.len()];
         let mut big = Vec::new();
         for (g, &size) in sizes.iter().enumerate() {
@@ -23,59 +32,72 @@ impl BigGroups {
                 big.push(size);
             }
         }
+        let count = big.len();
         BigGroups {
             of: group_of.iter().map(|&g| number[g as usize]).collect(),
             sizes: big,
+            centres: (0..count).map(|_| CentreSum::new(space)).collect(),
+            headings: vec![Vec3::ZERO; count],
+            at: Vec::new(),
+            spreads: vec![Mat3::ZERO; count],
         }
     }
 
-    /// Each boid's big group, if it is in one.
-    fn members(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
-        self.of
-            .iter()
-            .enumerate()
-            .filter(|(_, &g)| g != u32::MAX)
-            .map(|(i, &g)| (i, g as usize))
+    /// Boids `boids` into their groups' centres (across wrapped edges, the circular mean per
+    /// axis) and heading sums.
+    pub fn add_centres(&mut self, positions: &[f32], headings: &[Vec3], boids: Range<usize>) {
+        for i in boids {
+            let g = self.of[i];
+            if g != u32::MAX {
+                self.centres[g as usize].add(Vec3::from_slice(&positions[3 * i..3 * i + 3]));
+                self.headings[g as usize] += headings[i];
+            }
+        }
     }
 
-    /// Size-weighted mean polarization of the big groups (0 when there are none).
-    pub fn polarization(&self, headings: &[Vec3]) -> f32 {
-        let mut sums = vec![Vec3::ZERO; self.sizes.len()];
-        for (i, g) in self.members() {
-            sums[g] += headings[i];
+    /// Boids `boids` into their groups' spreads about the centres, once every boid is in
+    /// the centres.
+    pub fn add_spreads(&mut self, positions: &[f32], space: Space, boids: Range<usize>) {
+        if self.at.len() != self.centres.len() {
+            self.at = self.centres.iter().map(CentreSum::centre).collect();
         }
+        for i in boids {
+            let g = self.of[i];
+            if g != u32::MAX {
+                let c = self.at[g as usize];
+                let d = space.offset(c, Vec3::from_slice(&positions[3 * i..3 * i + 3]));
+                self.spreads[g as usize] += Mat3::from_cols(d * d.x, d * d.y, d * d.z);
+            }
+        }
+    }
+
+    /// Size-weighted mean polarization of the big groups (0 when there are none), once
+    /// every boid is in the centres.
+    pub fn polarization(&self) -> f32 {
         let weight: u32 = self.sizes.iter().sum();
         if weight > 0 {
-            sums.iter().map(|s| s.length()).sum::<f32>() / weight as f32
+            self.headings.iter().map(|s| s.length()).sum::<f32>() / weight as f32
         } else {
             0.0
         }
     }
-}
 
-/// Size-weighted mean of √(λ₁/λ₂) of each big group's spread (1 when there are none).
-pub(super) fn elongation(positions: &[f32], space: Space, big: &BigGroups) -> f32 {
-    if big.sizes.is_empty() {
-        return 1.0;
-    }
-    let mut members: Vec<Vec<usize>> = vec![Vec::new(); big.sizes.len()];
-    for (i, g) in big.members() {
-        members[g].push(i);
-    }
-    let (mut sum, mut weight) = (0.0f32, 0.0f32);
-    for group in &members {
-        let c = centre(positions, space, group.iter().copied());
-        let mut cov = Mat3::ZERO;
-        for &i in group {
-            let d = space.offset(c, Vec3::from_slice(&positions[3 * i..3 * i + 3]));
-            cov += Mat3::from_cols(d * d.x, d * d.y, d * d.z);
+    /// Size-weighted mean of √(λ₁/λ₂) of each big group's spread (1 when there are none),
+    /// once every boid is in the spreads.
+    pub fn elongation(&self) -> f32 {
+        if self.sizes.is_empty() {
+            return 1.0;
         }
-        let [l1, l2, _] = eigenvalues(cov * (1.0 / group.len() as f32));
-        let ratio = (l1 / l2.max(1e-6 * l1.max(1e-12))).sqrt();
-        sum += ratio * group.len() as f32;
-        weight += group.len() as f32;
+        let (mut sum, mut weight) = (0.0f32, 0.0f32);
+        for (&spread, &size) in self.spreads.iter().zip(&self.sizes) {
+            let size = size as f32;
+            let [l1, l2, _] = eigenvalues(spread * (1.0 / size));
+            let ratio = (l1 / l2.max(1e-6 * l1.max(1e-12))).sqrt();
+            sum += ratio * size;
+            weight += size;
+        }
+        sum / weight
     }
-    sum / weight
 }
 
 /// Eigenvalues of a symmetric 3×3 matrix, largest first (Jacobi rotations).
