@@ -612,16 +612,18 @@ fn a_survey_gives_what_metrics_gave_when_it_began_a_piece_a_call() {
     // Finished at once, the same as metrics() now; with species, each one's too.
     flock.setSpeciesCount(&js(2.0)).unwrap();
     let now = text(flock.metrics().into());
-    flock.begin_survey(&JsValue::UNDEFINED).unwrap();
-    assert!(flock.advance_survey().is_none(), "30 calls by default");
+    flock.begin_survey(&js(30.0)).unwrap();
+    assert!(flock.advance_survey().is_none(), "one call of 30");
     assert_eq!(text(flock.finish_survey().unwrap().into()), now);
     assert!(now.contains("\"species\""), "{now}");
     // Wrong calls: a TypeError or a RangeError, and no survey begun.
-    assert_type_error(
-        flock.begin_survey(&"5".into()),
-        "beginSurvey",
-        &["Flock.beginSurvey", "calls"],
-    );
+    for junk in [JsValue::from("5"), JsValue::UNDEFINED, JsValue::NULL] {
+        assert_type_error(
+            flock.begin_survey(&junk),
+            "beginSurvey",
+            &["Flock.beginSurvey", "calls"],
+        );
+    }
     for calls in [0.0, 0.5, 2.5, 10_001.0, f64::NAN, f64::INFINITY, -3.0] {
         let result = flock.begin_survey(&js(calls)).map(|()| 0.0);
         assert_range_error(result, &format!("beginSurvey({calls})"));

@@ -6,7 +6,7 @@ use glam::Vec3;
 use js_sys::{Array, Float32Array, Object, Reflect, Uint32Array};
 use wasm_bindgen::prelude::*;
 
-use super::args::{number, optional_number, range_error};
+use super::args::{js_number, number, range_error};
 use super::Flock;
 use crate::sim::measures::Metrics;
 use crate::sim::Terms;
@@ -131,20 +131,21 @@ impl Flock {
 
     /// Begins to measure the flock as it is now, what `metrics()` gives, to be taken a
     /// piece at a time over about `calls` calls of `advanceSurvey` (a whole number from 1 to
-    /// 10,000; 30 when left out): at 10,000 boids every measure at once takes about as long
-    /// as a step, a thirtieth of it a few percent of one. A survey under way is dropped.
+    /// 10,000; the page's plot asks for 30): at 10,000 boids every measure at once takes
+    /// about as long as a step, a thirtieth of it a few percent of one. A survey under way
+    /// is dropped.
     /// Throws `TypeError` for a `calls` that is not a number, `RangeError` for one out of
     /// range, and changes nothing then.
     #[wasm_bindgen(js_name = beginSurvey)]
     pub fn begin_survey(&mut self, calls: &JsValue) -> Result<(), JsValue> {
         const METHOD: &str = "Flock.beginSurvey";
-        let calls = optional_number(METHOD, "calls", calls)?.unwrap_or(30.0);
+        let calls = number(METHOD, "calls", calls)?;
         if !(1.0..=10_000.0).contains(&calls) || calls.fract() != 0.0 {
             return Err(range_error(
                 METHOD,
                 &format!(
                     "calls must be a whole number from 1 to 10000, got {}",
-                    super::args::js_number(calls)
+                    js_number(calls)
                 ),
             ));
         }
