@@ -340,7 +340,11 @@ export const instrumentMethods = {
   instrumentsFrame(now) {
     if (this.plot) {
       const time = this.steps / 60;
-      if (this.plot.sample(this.flock, time, this.paused)) this.plotDirty = true;
+      // A piece of the plot's survey for each step this frame took (none between the steps
+      // of slow motion).
+      const steps = Math.max(0, this.steps - (this.plotSteps ?? this.steps));
+      this.plotSteps = this.steps;
+      if (this.plot.sample(this.flock, time, { paused: this.paused, steps })) this.plotDirty = true;
     }
     if (now - (this.readoutAt ?? 0) < READOUT_EVERY) return;
     this.readoutAt = now;

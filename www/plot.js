@@ -11,10 +11,11 @@
 /** Seconds of flock time between samples, and how many the plot shows (one minute). */
 export const SAMPLE_EVERY = 0.5;
 /**
- * Frames a sample's measures are spread over: at 60 frames a second, one sample's time.
- * Every measure at once costs about a step at 10,000 boids (more than one natively on a
- * fresh flock): a frame that took them would stutter. A thirtieth a frame stays well
- * within a tenth of a step (README, "The instruments").
+ * Steps a sample's measures are spread over, a piece a step: one sample's time. Every
+ * measure at once costs about a step at 10,000 boids (more than one natively on a fresh
+ * flock): a frame that took them would stutter. A thirtieth a step stays well within a
+ * tenth of one (README, "The instruments"), and a frame that takes several steps takes
+ * as many pieces, so a sample is done in half a second of flock time at any frame rate.
  */
 export const SURVEY_CALLS = 30;
 const SHOWN = 60 / SAMPLE_EVERY;
@@ -70,10 +71,11 @@ export class MetricsPlot {
 
   /**
    * Takes a sample when `time` (flock seconds) has reached the next one; true when one is
-   * done. A sample's measures are surveyed a piece a frame (`Flock.beginSurvey`), of the
-   * flock as it was at its time; a paused flock has the time to finish at once.
+   * done. A sample's measures are surveyed a piece for each of the `steps` the flock took
+   * since the last call (`Flock.beginSurvey`), of the flock as it was at its time; a paused
+   * flock has the time to finish at once.
    */
-  sample(flock, time, paused = false) {
+  sample(flock, time, { paused = false, steps = 1 } = {}) {
     if (this.pending?.flock !== flock) {
       if (time < this.nextAt && this.samples.length > 0) return false;
       this.nextAt = time + SAMPLE_EVERY;
@@ -82,7 +84,9 @@ export class MetricsPlot {
       flock.beginSurvey(SURVEY_CALLS);
       this.pending = { flock, time, params };
     }
-    const metrics = paused ? flock.finishSurvey() : flock.advanceSurvey();
+    let metrics = null;
+    if (paused) metrics = flock.finishSurvey();
+    else for (let k = 0; k < steps && !metrics; k++) metrics = flock.advanceSurvey();
     if (!metrics) return false;
     const { time: at, params } = this.pending;
     this.pending = null;
