@@ -1,6 +1,6 @@
 // Times the instruments in the built page (dist/, headless Debian chromium): at 10,000 boids
 // (BENCH_COUNT), the median ms of a step, of `metrics()`, of `inspect(id)`, of a piece of a
-// survey as the page's plot takes it (`beginSurvey(30)`, then `advanceSurvey()` a frame,
+// survey as the page's plot takes it (`beginSurvey(60)`, then `advanceSurvey()` a frame,
 // a step between: the median and slowest piece, and the calls a survey took), and of
 // `view.draw(flock)` (the CPU side: staging, uploads, GL calls) with nothing, a selected boid,
 // trails, and both. Not part of test.sh: `node scripts/bench-instruments.mjs` after
@@ -41,11 +41,11 @@ try {
       metrics: median(() => flock.metrics(), 60),
       inspect: median(() => flock.inspect(id), 60),
     };
-    // Ten surveys as the plot takes them (www/plot.js, SURVEY_CALLS): a piece a frame.
+    // Ten surveys as the plot takes them (www/plot.js, SURVEY_CALLS): a piece a step.
     const pieces = [];
     let surveys = 0;
     for (; surveys < 10; surveys++) {
-      flock.beginSurvey(30);
+      flock.beginSurvey(60);
       for (let done = null; !done; ) {
         const t = performance.now();
         done = flock.advanceSurvey();

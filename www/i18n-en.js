@@ -89,7 +89,7 @@ const instruments = {
   plotLocalOrder: 'aligned with neighbours',
   plotGroups: 'groups (right axis)',
   downloadCsv: 'Download CSV',
-  downloadCsvTitle: 'The measures every half second, with the settings in force, as a table',
+  downloadCsvTitle: 'The measures every second, with the settings in force, as a table',
   wordsBoids_one: '{n} boid',
   wordsBoids_other: '{n} boids',
   wordsAligned: '{p} aligned',

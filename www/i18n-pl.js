@@ -89,7 +89,7 @@ const instruments = {
   plotLocalOrder: 'zgodność z sąsiadami',
   plotGroups: 'grupy (prawa oś)',
   downloadCsv: 'Pobierz CSV',
-  downloadCsvTitle: 'Miary co pół sekundy wraz z obowiązującymi ustawieniami, jako tabela',
+  downloadCsvTitle: 'Miary co sekundę wraz z obowiązującymi ustawieniami, jako tabela',
   wordsBoids_one: '{n} boid w stadzie',
   wordsBoids_few: '{n} boidy',
   wordsBoids_many: '{n} boidów',

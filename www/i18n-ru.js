@@ -89,7 +89,7 @@ const instruments = {
   plotLocalOrder: 'согласованность с соседями',
   plotGroups: 'группы (правая ось)',
   downloadCsv: 'Скачать CSV',
-  downloadCsvTitle: 'Меры каждые полсекунды вместе с действующими настройками, как таблица',
+  downloadCsvTitle: 'Меры каждую секунду вместе с действующими настройками, как таблица',
   wordsBoids_one: '{n} боид',
   wordsBoids_few: '{n} боида',
   wordsBoids_many: '{n} боидов',

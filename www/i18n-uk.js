@@ -89,7 +89,7 @@ const instruments = {
   plotLocalOrder: 'узгодженість із сусідами',
   plotGroups: 'групи (права вісь)',
   downloadCsv: 'Завантажити CSV',
-  downloadCsvTitle: 'Міри щопівсекунди разом із чинними налаштуваннями, як таблиця',
+  downloadCsvTitle: 'Міри щосекунди разом із чинними налаштуваннями, як таблиця',
   wordsBoids_one: '{n} боїд',
   wordsBoids_few: '{n} боїди',
   wordsBoids_many: '{n} боїдів',

@@ -9,18 +9,18 @@
 // Every sample also keeps the parameters in force, so a CSV row says what made it.
 
 /** Seconds of flock time between samples, and how many the plot shows (one minute). */
-export const SAMPLE_EVERY = 0.5;
+export const SAMPLE_EVERY = 1;
 /**
  * Steps a sample's measures are spread over, a piece a step: one sample's time. Every
  * measure at once costs about a step at 10,000 boids (more than one natively on a fresh
- * flock): a frame that took them would stutter. A thirtieth a step stays well within a
- * tenth of one (README, "The instruments"), and a frame that takes several steps takes
- * as many pieces, so a sample is done in half a second of flock time at any frame rate.
+ * flock): a frame that took them would stutter. A sixtieth a step, with the inspector,
+ * stays within a tenth of one (README, "The instruments"), and a frame that takes several steps takes
+ * as many pieces, so a sample is done in a second of flock time at any frame rate.
  */
-export const SURVEY_CALLS = 30;
+export const SURVEY_CALLS = 60;
 const SHOWN = 60 / SAMPLE_EVERY;
 /** The CSV keeps this many samples (ten minutes); older ones drop off. */
-const KEPT = 1200;
+const KEPT = 600;
 
 /** The series drawn: [key of metrics(), text key, colour, axis]. Left axis 0–1, right axis counts. */
 export const SERIES = [
@@ -119,8 +119,7 @@ export class MetricsPlot {
     const pad = { left: 26, right: 26, top: 6, bottom: 16 };
     const plotW = Math.max(1, w - pad.left - pad.right);
     const plotH = Math.max(1, h - pad.top - pad.bottom);
-    // The last minute by time: samples come later than every half second where frames are
-    // slow (a survey takes its frames however many steps each one takes).
+    // The last minute by time (a sample can come a step or so late).
     const end = this.samples.at(-1)?.time ?? 0;
     const start = end - (SHOWN - 1) * SAMPLE_EVERY;
     const shown = this.samples.slice(-SHOWN).filter((s) => s.time >= start);

@@ -131,8 +131,8 @@ impl Flock {
 
     /// Begins to measure the flock as it is now, what `metrics()` gives, to be taken a
     /// piece at a time over about `calls` calls of `advanceSurvey` (a whole number from 1 to
-    /// 10,000; the page's plot asks for 30): at 10,000 boids every measure at once takes
-    /// about as long as a step, a thirtieth of it a few percent of one. A survey under way
+    /// 10,000; the page's plot asks for 60): at 10,000 boids every measure at once takes
+    /// about as long as a step, a sixtieth of it a few percent of one. A survey under way
     /// is dropped.
     /// Throws `TypeError` for a `calls` that is not a number, `RangeError` for one out of
     /// range, and changes nothing then.

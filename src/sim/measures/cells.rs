@@ -39,19 +39,44 @@ pub(super) struct Cells {
     pub cell_of: Vec<u32>,
 }
 
-impl Cells {
-    /// The grid's shape for `positions`, no boid in it yet. Then, a range at a time so that
-    /// a survey can spread it over frames: `count` every boid, `sum` every cell, and `fill`
-    /// every boid, each in order (`fill` from the last boid down).
-    pub fn plan(positions: &[f32], space: Space, radius: f32) -> Self {
-        let n = positions.len() / 3;
-        let flat = positions.chunks_exact(3).all(|p| p[2] == 0.0);
-        let axes = if flat { 2 } else { 3 };
-        let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
-        for p in positions.chunks_exact(3) {
-            let p = Vec3::from_slice(p);
-            (lo, hi) = (lo.min(p), hi.max(p));
+/// Where the boids are, gathered boid by boid: their lowest and highest corner, and
+/// whether every one lies at z = 0 (a flat world).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Bounds {
+    lo: Vec3,
+    hi: Vec3,
+    flat: bool,
+}
+
+impl Default for Bounds {
+    fn default() -> Self {
+        Bounds {
+            lo: Vec3::splat(f32::INFINITY),
+            hi: Vec3::splat(f32::NEG_INFINITY),
+            flat: true,
         }
+    }
+}
+
+impl Bounds {
+    #[inline]
+    pub fn add(&mut self, p: Vec3) {
+        (self.lo, self.hi) = (self.lo.min(p), self.hi.max(p));
+        self.flat &= p.z == 0.0;
+    }
+}
+
+impl Cells {
+    /// The grid's shape for `n` boids within `bounds`, no boid in it yet. Then, a range at a
+    /// time so that a survey can spread it over frames: `count` every boid, `sum` every
+    /// cell, and `fill` every boid, each in order (`fill` from the last boid down).
+    pub fn plan(bounds: Bounds, n: usize, space: Space, radius: f32) -> Self {
+        let Bounds {
+            mut lo,
+            mut hi,
+            flat,
+        } = bounds;
+        let axes = if flat { 2 } else { 3 };
         if n == 0 || space.wrap {
             (lo, hi) = (Vec3::ZERO, Vec3::splat(space.world));
         }

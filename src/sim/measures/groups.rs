@@ -78,14 +78,14 @@ impl Joining {
         self.occupied.mark(cells, rows);
     }
 
-    /// Looks from the next cells until those looked from hold at least `boids` boids, or
-    /// none is left. Returns how many boids they held, and whether every one has been
-    /// looked from.
-    pub fn join(&mut self, cells: &Cells, boids: usize) -> (usize, bool) {
+    /// Looks from the next cells until the work done (cells looked at and pairs of boids
+    /// tested, each a few nanoseconds) reaches `work`, or none is left. Returns the work
+    /// done, and whether every cell has been looked from.
+    pub fn join(&mut self, cells: &Cells, work: usize) -> (usize, bool) {
         let [nx, ny, nz] = cells.dims;
         let mut done = 0;
         if cells.small {
-            while self.next < ny * nz && done < boids {
+            while self.next < ny * nz && done < work {
                 let row = self.next;
                 let base = row * nx;
                 // An empty row of cells has nothing to join.
@@ -102,7 +102,7 @@ impl Joining {
                     &self.occupied,
                     row,
                     self.next_x,
-                    boids - done,
+                    work - done,
                     &self.rows,
                     &mut self.parent,
                 );
@@ -114,7 +114,7 @@ impl Joining {
             }
             (done, self.next == ny * nz)
         } else {
-            while self.next < cells.cells() && done < boids {
+            while self.next < cells.cells() && done < work {
                 let c = self.next;
                 self.next += 1;
                 done += any_cell(cells, c, &mut self.parent);
@@ -248,14 +248,15 @@ impl Occupied {
 /// pair of cells within reach once, from the later one. Only cells that hold boids are
 /// visited (a bit per cell: in a flock still spreading most cells within reach are empty);
 /// one already in this one's group costs one look-up, any other joins at its first boid
-/// within the radius. Stops after the cell that brings the boids looked from to `boids`:
-/// returns how many they were, and the cell to go on from (`None`: the row is done).
+/// within the radius. Stops after the cell that brings the work done (cells looked at and
+/// pairs of boids tested) to `work`: returns how much it was, and the cell to go on from
+/// (`None`: the row is done).
 fn small_cells_row(
     cells: &Cells,
     occupied: &Occupied,
     row: usize,
     from_x: usize,
-    boids: usize,
+    work: usize,
     rows: &[RowBehind],
     parent: &mut [u32],
 ) -> (usize, Option<usize>) {
@@ -275,12 +276,16 @@ fn small_cells_row(
         let mut mine = root(parent, c as u32);
         for behind in rows {
             let mut look = |other: usize| {
+                done += 1;
                 let theirs = root(parent, other as u32);
                 let there = start[other] as usize..start[other + 1] as usize;
                 if theirs != mine
-                    && there
-                        .into_iter()
-                        .any(|j| here.clone().any(|i| within(i, j)))
+                    && there.into_iter().any(|j| {
+                        here.clone().any(|i| {
+                            done += 1;
+                            within(i, j)
+                        })
+                    })
                 {
                     join(parent, mine, theirs);
                     mine = mine.min(theirs);
@@ -292,8 +297,8 @@ fn small_cells_row(
                 occupied.each(behind.row, a, b, |xx| look(row_base + xx));
             });
         }
-        done += here.len();
-        if done >= boids && x + 1 < nx {
+        done += 1;
+        if done >= work && x + 1 < nx {
             stop = Some(x + 1);
         }
     });
@@ -301,7 +306,8 @@ fn small_cells_row(
 }
 
 /// Cells of any size, looking from cell `c`: every pair within the cell and with the cells
-/// ahead within reach, boid by boid. Returns how many boids the cell holds.
+/// ahead within reach, boid by boid. Returns the work done (pairs of boids looked at, and
+/// one for the cell).
 fn any_cell(cells: &Cells, c: usize, parent: &mut [u32]) -> usize {
     let r2 = cells.radius * cells.radius;
     let points = &cells.points;
@@ -309,9 +315,11 @@ fn any_cell(cells: &Cells, c: usize, parent: &mut [u32]) -> usize {
     let [(x_lo, x_hi), (y_lo, y_hi), (_, z_hi)] = cells.span;
     let here = cells.slots(c);
     if here.is_empty() {
-        return 0;
+        return 1;
     }
+    let mut work = 1;
     for a in here.clone() {
+        work += here.end - a - 1;
         for b in a + 1..here.end {
             let (ra, rb) = (root(parent, a as u32), root(parent, b as u32));
             if ra != rb && within(a, b) {
@@ -328,6 +336,7 @@ fn any_cell(cells: &Cells, c: usize, parent: &mut [u32]) -> usize {
                 [-x_lo, x_hi]
             };
             cells.row(at, [dy, dz], xs, |there| {
+                work += there.len() * here.len();
                 for j in there {
                     for i in here.clone() {
                         let (a, b) = (root(parent, i as u32), root(parent, j as u32));
@@ -339,5 +348,5 @@ fn any_cell(cells: &Cells, c: usize, parent: &mut [u32]) -> usize {
             });
         }
     }
-    here.len()
+    work
 }

@@ -8,7 +8,7 @@
 
 use glam::Vec3;
 
-use super::cells::Cells;
+use super::cells::{Bounds, Cells};
 use super::groups::Joining;
 use super::local::{picks, Walks};
 use super::shape::BigGroups;
@@ -17,18 +17,17 @@ use super::{CentreSum, Metrics, Space, BIG_GROUP, CRUISE_BAND};
 /// A unit of work is about a nanosecond natively (a wasm build takes up to twice as long).
 pub const UNIT_NS: f64 = 1.0;
 
-// Each stage's work, in units: per boid, or per walk. Measured natively at 10,000 boids,
-// each stage alone, on the standard scenario (wrapped) and the settled page defaults
-// (walled): those below, but the union-find, which costs 215 ns a boid on the first and
-// 90 ns on the second.
-/// A heading (a square root and a division), a speed, and the centre's sums: 5–10 ns, and
-/// 22–31 ns where the world wraps (a sine and a cosine per axis).
+// Each stage's work, in units: per boid, per walk, per cell, or per unit of the union-find's
+// work. Measured natively at 10,000 boids, each stage alone, on the standard scenario
+// (wrapped) and the settled page defaults (walled).
+/// A heading (a square root and a division), a speed, the centre's sums and the bounds:
+/// 5–10 ns, and 22–31 ns where the world wraps (a sine and a cosine per axis).
 const HEADING: [u64; 2] = [8, 25];
 /// Polarization and milling: a normalized offset from the centre and a cross product.
 const ORDER: u64 = 9;
-/// The measures' grid, a counting sort: its shape (the boids' bounds), each boid's cell,
+/// The measures' grid, a counting sort: its shape (room for every boid), each boid's cell,
 /// then its slot; and per cell, the running sum of the counts.
-const CELLS_PLAN: u64 = 8;
+const CELLS_PLAN: u64 = 1;
 const CELLS_COUNT: u64 = 6;
 const CELLS_FILL: u64 = 4;
 const CELLS_SUM: u64 = 1;
@@ -36,8 +35,11 @@ const CELLS_SUM: u64 = 1;
 const MARK: u64 = 5;
 /// A walk around one sampled boid, every candidate: 0.8–1.5 µs.
 const WALK: u64 = 1500;
-/// Union-find, per boid of a row of cells looked from.
-const JOIN: u64 = 150;
+/// Union-find, per unit of its work (a cell looked at, a pair of boids tested): 7 ns on
+/// the settled defaults, 11 on the standard scenario; the larger, so that no piece runs
+/// long. About 16 units a boid (13–19 measured).
+const JOIN: u64 = 11;
+const JOIN_WORK_PER_BOID: u64 = 16;
 /// Labels and group sizes (and at the end, numbering the big groups).
 const LABELS: u64 = 10;
 /// A boid into its big group's centre and heading: 4 ns, 21 ns where the world wraps.
@@ -83,6 +85,7 @@ pub struct Survey {
     stage: Stage,
     headings: Vec<Vec3>,
     centre: CentreSum,
+    bounds: Bounds,
     /// The centre of mass, once the headings' stage has summed it.
     centre_at: Vec3,
     speed_sum: f32,
@@ -122,6 +125,7 @@ impl Survey {
             },
             headings: Vec::with_capacity(n),
             centre: CentreSum::new(space),
+            bounds: Bounds::default(),
             centre_at: Vec3::ZERO,
             speed_sum: 0.0,
             cruising: 0,
@@ -160,7 +164,7 @@ impl Survey {
             + CELLS_COUNT
             + 8 * (CELLS_SUM + MARK)
             + CELLS_FILL
-            + JOIN
+            + JOIN * JOIN_WORK_PER_BOID
             + LABELS
             + GROUP_CENTRE[self.wrapped()]
             + GROUP_SPREAD;
@@ -191,7 +195,8 @@ impl Survey {
                 Stage::Headings(from) => self.headings(from, left),
                 Stage::Order(from) => self.order(from, left),
                 Stage::CellsPlan => {
-                    self.cells = Some(Cells::plan(&self.positions, self.space, self.radius));
+                    let (n, space, radius) = (self.count(), self.space, self.radius);
+                    self.cells = Some(Cells::plan(self.bounds, n, space, radius));
                     self.stage = Stage::CellsCount(0);
                     self.count() as u64 * CELLS_PLAN
                 }
@@ -233,8 +238,9 @@ impl Survey {
             let s = v.length();
             self.speed_sum += s;
             self.cruising += usize::from((s - self.cruise).abs() <= CRUISE_BAND * self.cruise);
-            self.centre
-                .add(Vec3::from_slice(&self.positions[3 * i..3 * i + 3]));
+            let p = Vec3::from_slice(&self.positions[3 * i..3 * i + 3]);
+            self.centre.add(p);
+            self.bounds.add(p);
         }
         self.stage = if to == n {
             self.centre_at = self.centre.centre();
@@ -371,12 +377,12 @@ impl Survey {
             .joining
             .as_mut()
             .expect("joining starts after the walks");
-        let (boids, done) = joining.join(cells, Self::fit(left, JOIN, usize::MAX));
+        let (work, done) = joining.join(cells, Self::fit(left, JOIN, usize::MAX));
         if done {
             self.group_of = vec![0; self.count()];
             self.stage = Stage::Labels(0);
         }
-        boids as u64 * JOIN
+        work as u64 * JOIN
     }
 
     fn labels(&mut self, from: usize, left: u64) -> u64 {
