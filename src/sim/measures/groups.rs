@@ -97,7 +97,7 @@ impl Joining {
                     rows_behind(cells, row % ny, row / ny, &mut self.rows);
                     self.rows_of = row;
                 }
-                let (held, stop) = small_cells_row(
+                let (spent, stop) = small_cells_row(
                     cells,
                     &self.occupied,
                     row,
@@ -106,7 +106,7 @@ impl Joining {
                     &self.rows,
                     &mut self.parent,
                 );
-                done += held;
+                done += spent;
                 match stop {
                     Some(x) => self.next_x = x,
                     None => (self.next, self.next_x) = (row + 1, 0),
