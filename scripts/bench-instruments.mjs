@@ -45,10 +45,10 @@ try {
     const pieces = [];
     let surveys = 0;
     for (; surveys < 10; surveys++) {
-      flock.beginSurvey(60);
+      const survey = flock.beginSurvey(60);
       for (let done = null; !done; ) {
         const t = performance.now();
-        done = flock.advanceSurvey();
+        done = flock.advanceSurvey(survey);
         pieces.push(performance.now() - t);
         if (!done) flock.step(1 / 60);
       }

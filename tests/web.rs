@@ -583,19 +583,28 @@ fn a_survey_gives_what_metrics_gave_when_it_began_a_piece_a_call() {
     for _ in 0..30 {
         flock.step(&js(1.0 / 60.0)).unwrap();
     }
-    assert!(flock.advance_survey().is_none(), "no survey under way");
-    assert!(flock.finish_survey().is_none(), "no survey under way");
+    let not_under_way = |result: Result<f64, JsValue>, what: &str| {
+        let error = result.expect_err(&format!("{what} must throw"));
+        assert!(
+            error.is_instance_of::<js_sys::RangeError>(),
+            "{what}: {error:?}"
+        );
+        let message = string(&error, "message");
+        assert!(message.contains("is not under way"), "{what}: {message}");
+    };
+    not_under_way(flock.advance_survey(&js(1.0)).map(|_| 0.0), "none begun");
+    not_under_way(flock.finish_survey(&js(1.0)).map(|_| 0.0), "none begun");
     let text = |value: JsValue| {
         js_sys::JSON::stringify(&value)
             .map(String::from)
             .unwrap_or_default()
     };
     let before = text(flock.metrics().into());
-    flock.begin_survey(&js(8.0)).unwrap();
+    let first = flock.begin_survey(&js(8.0)).unwrap();
     let mut calls = 1;
     let metrics = loop {
         // The flock flies on between pieces, as it does between frames.
-        if let Some(metrics) = flock.advance_survey() {
+        if let Some(metrics) = flock.advance_survey(&js(f64::from(first))).unwrap() {
             break metrics;
         }
         flock.step(&js(1.0 / 60.0)).unwrap();
@@ -608,14 +617,34 @@ fn a_survey_gives_what_metrics_gave_when_it_began_a_piece_a_call() {
     );
     assert_eq!(text(metrics.into()), before);
     assert_ne!(text(flock.metrics().into()), before, "the flock moved on");
-    assert!(flock.advance_survey().is_none(), "done: none under way");
+    not_under_way(
+        flock.advance_survey(&js(f64::from(first))).map(|_| 0.0),
+        "done",
+    );
     // Finished at once, the same as metrics() now; with species, each one's too.
     flock.setSpeciesCount(&js(2.0)).unwrap();
     let now = text(flock.metrics().into());
-    flock.begin_survey(&js(30.0)).unwrap();
-    assert!(flock.advance_survey().is_none(), "one call of 30");
-    assert_eq!(text(flock.finish_survey().unwrap().into()), now);
-    assert!(now.contains("\"species\""), "{now}");
+    let second = flock.begin_survey(&js(30.0)).unwrap();
+    assert_ne!(second, first);
+    assert!(
+        flock
+            .advance_survey(&js(f64::from(second)))
+            .unwrap()
+            .is_none(),
+        "one call of 30"
+    );
+    // One at a time: a third survey drops the second, whose caller is told so.
+    flock.step(&js(1.0 / 60.0)).unwrap();
+    let later = text(flock.metrics().into());
+    let third = flock.begin_survey(&js(30.0)).unwrap();
+    not_under_way(
+        flock.advance_survey(&js(f64::from(second))).map(|_| 0.0),
+        "dropped",
+    );
+    let finished = flock.finish_survey(&js(f64::from(third))).unwrap();
+    assert_eq!(text(finished.into()), later);
+    assert_ne!(later, now);
+    assert!(later.contains("\"species\""), "{later}");
     // Wrong calls: a TypeError or a RangeError, and no survey begun.
     for junk in [JsValue::from("5"), JsValue::UNDEFINED, JsValue::NULL] {
         assert_type_error(
@@ -623,10 +652,20 @@ fn a_survey_gives_what_metrics_gave_when_it_began_a_piece_a_call() {
             "beginSurvey",
             &["Flock.beginSurvey", "calls"],
         );
+        assert_type_error(
+            flock.advance_survey(&junk),
+            "advanceSurvey",
+            &["Flock.advanceSurvey", "survey"],
+        );
     }
     for calls in [0.0, 0.5, 2.5, 10_001.0, f64::NAN, f64::INFINITY, -3.0] {
-        let result = flock.begin_survey(&js(calls)).map(|()| 0.0);
+        let result = flock.begin_survey(&js(calls)).map(f64::from);
         assert_range_error(result, &format!("beginSurvey({calls})"));
     }
-    assert!(flock.finish_survey().is_none(), "refused: none begun");
+    not_under_way(
+        flock
+            .finish_survey(&js(f64::from(third) + 1.0))
+            .map(|_| 0.0),
+        "refused: none begun",
+    );
 }

@@ -81,12 +81,21 @@ export class MetricsPlot {
       this.nextAt = time + SAMPLE_EVERY;
       const params = {};
       for (const spec of this.params) params[spec.name] = Number(flock[spec.getter]());
-      flock.beginSurvey(SURVEY_CALLS);
-      this.pending = { flock, time, params };
+      this.pending = { flock, time, params, survey: flock.beginSurvey(SURVEY_CALLS) };
     }
+    const { survey } = this.pending;
     let metrics = null;
-    if (paused) metrics = flock.finishSurvey();
-    else for (let k = 0; k < steps && !metrics; k++) metrics = flock.advanceSurvey();
+    try {
+      if (paused) metrics = flock.finishSurvey(survey);
+      else for (let k = 0; k < steps && !metrics; k++) metrics = flock.advanceSurvey(survey);
+    } catch (error) {
+      // A script of the page began a survey of its own (one at a time per flock), dropping
+      // ours: the next frame begins it again.
+      if (!(error instanceof RangeError)) throw error;
+      this.pending = null;
+      this.nextAt = time;
+      return false;
+    }
     if (!metrics) return false;
     const { time: at, params } = this.pending;
     this.pending = null;

@@ -13,8 +13,10 @@ use crate::sim::{self, Kind, Param, Scale, PARAMS, PRESETS};
 #[wasm_bindgen]
 pub struct Flock {
     inner: sim::Flock,
-    /// A measurement under way (`beginSurvey`), and the units each call does of it.
-    pub(super) survey: Option<(sim::FlockSurvey, u64)>,
+    /// A measurement under way (`beginSurvey`), and how many have begun (each one's
+    /// number).
+    pub(super) survey: Option<super::instruments::Surveying>,
+    pub(super) surveys_begun: u32,
 }
 
 /// The longest preset name `applyPreset` reads (the names are a few letters long).
@@ -34,6 +36,7 @@ impl Flock {
         Flock {
             inner: sim::Flock::new(Param::Count.spec().min as usize, Some(0)),
             survey: None,
+            surveys_begun: 0,
         }
     }
 
@@ -136,6 +139,7 @@ impl Flock {
         Ok(Flock {
             inner: sim::Flock::new(count as usize, seed),
             survey: None,
+            surveys_begun: 0,
         })
     }
 

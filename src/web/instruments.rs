@@ -9,6 +9,7 @@ use wasm_bindgen::prelude::*;
 use super::args::{js_number, number, range_error};
 use super::Flock;
 use crate::sim::measures::Metrics;
+use crate::sim::FlockSurvey;
 use crate::sim::Terms;
 
 fn set(object: &Object, key: &str, value: impl Into<JsValue>) {
@@ -132,12 +133,13 @@ impl Flock {
     /// Begins to measure the flock as it is now, what `metrics()` gives, to be taken a
     /// piece at a time over about `calls` calls of `advanceSurvey` (a whole number from 1 to
     /// 10,000; the page's plot asks for 60): at 10,000 boids every measure at once takes
-    /// about as long as a step, a sixtieth of it a few percent of one. A survey under way
-    /// is dropped.
-    /// Throws `TypeError` for a `calls` that is not a number, `RangeError` for one out of
-    /// range, and changes nothing then.
+    /// about as long as a step, a sixtieth of it a few percent of one. Returns the survey's
+    /// number, which `advanceSurvey` and `finishSurvey` take. One survey at a time: one
+    /// under way is dropped (its caller's next call is told so). Throws `TypeError` for a
+    /// `calls` that is not a number, `RangeError` for one out of range, and changes nothing
+    /// then.
     #[wasm_bindgen(js_name = beginSurvey)]
-    pub fn begin_survey(&mut self, calls: &JsValue) -> Result<(), JsValue> {
+    pub fn begin_survey(&mut self, calls: &JsValue) -> Result<u32, JsValue> {
         const METHOD: &str = "Flock.beginSurvey";
         let calls = number(METHOD, "calls", calls)?;
         if !(1.0..=10_000.0).contains(&calls) || calls.fract() != 0.0 {
@@ -151,32 +153,77 @@ impl Flock {
         }
         let survey = self.sim().survey();
         let budget = survey.estimate().div_ceil(calls as u64).max(1);
-        self.survey = Some((survey, budget));
-        Ok(())
+        self.surveys_begun = self.surveys_begun.wrapping_add(1);
+        self.survey = Some(Surveying {
+            survey,
+            budget,
+            number: self.surveys_begun,
+        });
+        Ok(self.surveys_begun)
     }
 
-    /// One piece of the survey `beginSurvey` began. With its last piece, the measures of the
-    /// flock as it was when the survey began (as `metrics()` gives them); `null` before
-    /// that, and when no survey is under way.
+    /// One piece of survey `survey` (the number `beginSurvey` gave). With its last piece,
+    /// the measures of the flock as it was when the survey began (as `metrics()` gives
+    /// them); `null` before that. Throws `TypeError` for a `survey` that is not a number,
+    /// `RangeError` for one not under way (done, or dropped for a later one).
     #[wasm_bindgen(js_name = advanceSurvey)]
-    pub fn advance_survey(&mut self) -> Option<Object> {
-        let (survey, budget) = self.survey.as_mut()?;
-        if survey.advance(*budget) {
-            self.finish_survey()
-        } else {
-            None
+    pub fn advance_survey(&mut self, survey: &JsValue) -> Result<Option<Object>, JsValue> {
+        let under_way = self.survey_under_way("Flock.advanceSurvey", survey)?;
+        Ok(under_way
+            .survey
+            .advance(under_way.budget)
+            .then(|| self.take_survey()))
+    }
+
+    /// The rest of survey `survey` at once (a paused flock has the time): its measures.
+    /// Throws as `advanceSurvey` does.
+    #[wasm_bindgen(js_name = finishSurvey)]
+    pub fn finish_survey(&mut self, survey: &JsValue) -> Result<Object, JsValue> {
+        let under_way = self.survey_under_way("Flock.finishSurvey", survey)?;
+        while !under_way.survey.advance(u64::MAX) {}
+        Ok(self.take_survey())
+    }
+}
+
+impl Flock {
+    /// The survey under way, if it is number `survey`.
+    fn survey_under_way(
+        &mut self,
+        method: &str,
+        survey: &JsValue,
+    ) -> Result<&mut Surveying, JsValue> {
+        let asked = number(method, "survey", survey)?;
+        match &mut self.survey {
+            Some(under_way) if f64::from(under_way.number) == asked => Ok(under_way),
+            _ => Err(range_error(
+                method,
+                &format!(
+                    "survey {} is not under way (done, or dropped: one at a time per flock)",
+                    js_number(asked)
+                ),
+            )),
         }
     }
 
-    /// The rest of the survey at once (a paused flock has the time): its measures, or
-    /// `null` when no survey is under way.
-    #[wasm_bindgen(js_name = finishSurvey)]
-    pub fn finish_survey(&mut self) -> Option<Object> {
-        let (mut survey, _) = self.survey.take()?;
-        while !survey.advance(u64::MAX) {}
-        let (whole, species) = survey.metrics()?;
-        Some(all_metrics(&whole, &species, survey.mean_neighbours()))
+    /// The finished survey's measures, and no survey under way.
+    fn take_survey(&mut self) -> Object {
+        let (whole, species, neighbours) = match self.survey.take() {
+            Some(Surveying { survey, .. }) => {
+                let (whole, species) = survey.metrics().unwrap_or_default();
+                (whole, species, survey.mean_neighbours())
+            }
+            None => Default::default(),
+        };
+        all_metrics(&whole, &species, neighbours)
     }
+}
+
+/// A survey under way (`beginSurvey`): the flock's, the units each call does of it, and
+/// its number.
+pub(super) struct Surveying {
+    survey: FlockSurvey,
+    budget: u64,
+    number: u32,
 }
 
 /// The object `metrics()` returns.

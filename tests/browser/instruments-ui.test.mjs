@@ -1,6 +1,7 @@
 // The instruments as a student uses them (issue 11): a click on a cone selects that boid
 // and the readout names it; N / Shift+N / Esc select and release without a pointer; the
-// plot moves while the flock runs and freezes when paused; the CSV has a header and rows;
+// plot moves while the flock runs (and goes on after a script's own survey) and freezes when
+// paused; the CSV has a header and rows;
 // colour-by, trails and the time scale work from the panel and from attributes; the words
 // for screen readers say how many boids; a shared link carries the instruments' settings.
 import { test } from 'node:test';
@@ -109,6 +110,16 @@ test('the plot moves while the flock runs and freezes when paused; the CSV has a
   const b = await read();
   assert.ok(b.samples > a.samples, `samples grow while running: ${a.samples} → ${b.samples}`);
   assert.notEqual(b.pixels, a.pixels, 'the plot redraws');
+  // A script's own survey of the flock drops the plot's (one at a time per flock): it gets its
+  // measures, and the plot begins its own again, with no error on the page.
+  const foreign = await page.locator('boids-flock').evaluate((el) => {
+    const survey = el.flock.beginSurvey(1);
+    return el.flock.finishSurvey(survey).count;
+  });
+  assert.equal(foreign, 1500);
+  await page.waitForTimeout(2500);
+  const again = await read();
+  assert.ok(again.samples > b.samples, `samples grow after a script's survey: ${b.samples} → ${again.samples}`);
   await page.locator('boids-flock').evaluate((el) => {
     el.paused = true;
   });

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { stripComments } from '../../scripts/strip-comments.mjs';
+import { stripComments, stripCssComments } from '../../scripts/strip-comments.mjs';
 import { distDir } from './helpers.mjs';
 
 test('comment lines go, code stays', () => {
@@ -52,6 +52,33 @@ test('comment lines go, code stays', () => {
     '}',
   ].join('\n');
   assert.equal(stripComments(source), expected);
+});
+
+test('a style sheet loses its comments, indentation and blank lines, and nothing else', () => {
+  const source = [
+    '/* A header',
+    '   on two lines. */',
+    '.a {',
+    '  color: red; /* why red */',
+    '',
+    '  background: url(x.svg) no-repeat;',
+    '}',
+    '.b::after { content: ""; font: 12px/1.4 sans-serif; }',
+  ].join('\n');
+  assert.equal(
+    stripCssComments(source),
+    ['.a {', 'color: red;', 'background: url(x.svg) no-repeat;', '}', '.b::after { content: ""; font: 12px/1.4 sans-serif; }'].join('\n'),
+  );
+  // A string holding a comment's start is refused rather than cut.
+  assert.throws(() => stripCssComments('.c::before { content: "/* not a comment"; }'), /a string holds/);
+});
+
+test("dist/'s style sheets have no comments left", () => {
+  const sheets = readdirSync(distDir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.css'))
+    .map((e) => path.join(e.parentPath ?? e.path, e.name));
+  assert.ok(sheets.length >= 4, `${sheets.length} style sheets`);
+  for (const file of sheets) assert.ok(!readFileSync(file, 'utf8').includes('/*'), path.relative(distDir, file));
 });
 
 test("dist/'s scripts have no comment lines left", () => {
