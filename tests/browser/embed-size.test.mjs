@@ -23,7 +23,7 @@
 // www/wasm-patch.js): the two modules differ in a few functions, so 7.7 KB gzipped replaced
 // 126.1 KB, and dist/ came to ~222 KB, within the 300 KB budget again; a Chromium reader
 // downloads boids_bg.wasm and the patch, ~4 KB more than before. The measures' survey (the
-// plot's measures a piece a frame) added 4.0 KB gzipped to boids_bg.wasm (the page 197.1 ->
+// plot's measures a piece a step) added 4.0 KB gzipped to boids_bg.wasm (the page 197.1 ->
 // 201.0 KB); the shipped scripts' lines of code lost their indentation for it
 // (scripts/strip-comments.mjs): 199.4–199.5 KB. Numbering the surveys (one at a time per
 // flock, a caller told when its own was dropped) then made it 200.0 KB; the style sheets lost
