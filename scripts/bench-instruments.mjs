@@ -1,7 +1,7 @@
 // Times the instruments in the built page (dist/, headless Debian chromium): at 10,000 boids
 // (BENCH_COUNT), the median ms of a step, of `metrics()`, of `inspect(id)`, of a piece of a
-// survey as the page's plot takes it (`beginSurvey(60)`, then `advanceSurvey(survey)` a step,
-// a step between: the median and slowest piece, and the calls a survey took), and of
+// survey as the page's plot takes it (`beginSurvey(60)`, then `advanceSurvey(survey)` with a
+// step between: the mean, median and slowest piece, and the calls a survey took), and of
 // `view.draw(flock)` (the CPU side: staging, uploads, GL calls) with nothing, a selected boid,
 // trails, and both. Not part of test.sh: `node scripts/bench-instruments.mjs` after
 // `trunk build --release --offline`.
