@@ -252,7 +252,7 @@ proptest! {
 /// measures its own copy.
 fn survey_in_pieces(p: &[f32], v: &[f32], space: Space, r: f32, budget: u64) -> (usize, String) {
     let (mut p, mut v) = (p.to_vec(), v.to_vec());
-    let mut survey = Survey::new(&p, &v, space, r, 1.0);
+    let mut survey = Survey::new(p.clone(), v.clone(), space, r, 1.0);
     p.fill(f32::NAN);
     v.fill(0.0);
     let mut calls = 0;
@@ -294,7 +294,7 @@ proptest! {
         prop_assert_eq!(one, 1);
         prop_assert_eq!(&at_once, &whole);
         if n > 0 {
-            let estimate = Survey::new(&p, &v, space, r, 1.0).estimate();
+            let estimate = Survey::new(p.clone(), v.clone(), space, r, 1.0).estimate();
             if estimate > 4 * budget + 2000 {
                 prop_assert!(calls > 1, "cut into pieces");
             }

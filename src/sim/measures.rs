@@ -89,7 +89,14 @@ pub fn measure(
     radius: f32,
     cruise: f32,
 ) -> Metrics {
-    Survey::new(positions, velocities, space, radius, cruise).finish()
+    Survey::new(
+        positions.to_vec(),
+        velocities.to_vec(),
+        space,
+        radius,
+        cruise,
+    )
+    .finish()
 }
 
 /// The boids' centre of mass (the world's centre when there are none).

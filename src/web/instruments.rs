@@ -121,13 +121,7 @@ impl Flock {
     /// people watch"; nearest distances are `NaN` when no boid has a neighbour within the
     /// perception radius). With several species, `species` holds the same per species.
     pub fn metrics(&self) -> Object {
-        let sim = self.sim();
-        let species = if sim.settings().species > 1 {
-            sim.metrics_by_species()
-        } else {
-            Vec::new()
-        };
-        all_metrics(&sim.metrics(), &species, sim.mean_neighbours())
+        survey_object(self.sim().survey())
     }
 
     /// Begins to measure the flock as it is now, what `metrics()` gives, to be taken a
@@ -168,53 +162,40 @@ impl Flock {
     /// `RangeError` for one not under way (done, or dropped for a later one).
     #[wasm_bindgen(js_name = advanceSurvey)]
     pub fn advance_survey(&mut self, survey: &JsValue) -> Result<Option<Object>, JsValue> {
-        let under_way = self.survey_under_way("Flock.advanceSurvey", survey)?;
-        Ok(under_way
-            .survey
-            .advance(under_way.budget)
-            .then(|| self.take_survey()))
+        let mut under_way = self.take_survey("Flock.advanceSurvey", survey)?;
+        if under_way.survey.advance(under_way.budget) {
+            return Ok(Some(survey_object(under_way.survey)));
+        }
+        self.survey = Some(under_way);
+        Ok(None)
     }
 
     /// The rest of survey `survey` at once (a paused flock has the time): its measures.
     /// Throws as `advanceSurvey` does.
     #[wasm_bindgen(js_name = finishSurvey)]
     pub fn finish_survey(&mut self, survey: &JsValue) -> Result<Object, JsValue> {
-        let under_way = self.survey_under_way("Flock.finishSurvey", survey)?;
-        while !under_way.survey.advance(u64::MAX) {}
-        Ok(self.take_survey())
+        let under_way = self.take_survey("Flock.finishSurvey", survey)?;
+        Ok(survey_object(under_way.survey))
     }
 }
 
 impl Flock {
-    /// The survey under way, if it is number `survey`.
-    fn survey_under_way(
-        &mut self,
-        method: &str,
-        survey: &JsValue,
-    ) -> Result<&mut Surveying, JsValue> {
+    /// The survey under way, taken out, if it is number `survey`.
+    fn take_survey(&mut self, method: &str, survey: &JsValue) -> Result<Surveying, JsValue> {
         let asked = number(method, "survey", survey)?;
-        match &mut self.survey {
+        match self.survey.take() {
             Some(under_way) if f64::from(under_way.number) == asked => Ok(under_way),
-            _ => Err(range_error(
-                method,
-                &format!(
-                    "survey {} is not under way (done, or dropped: one at a time per flock)",
-                    js_number(asked)
-                ),
-            )),
-        }
-    }
-
-    /// The finished survey's measures, and no survey under way.
-    fn take_survey(&mut self) -> Object {
-        let (whole, species, neighbours) = match self.survey.take() {
-            Some(Surveying { survey, .. }) => {
-                let (whole, species) = survey.metrics().unwrap_or_default();
-                (whole, species, survey.mean_neighbours())
+            other => {
+                self.survey = other;
+                Err(range_error(
+                    method,
+                    &format!(
+                        "survey {} is not under way (done, or dropped: one at a time per flock)",
+                        js_number(asked)
+                    ),
+                ))
             }
-            None => Default::default(),
-        };
-        all_metrics(&whole, &species, neighbours)
+        }
     }
 }
 
@@ -226,10 +207,11 @@ pub(super) struct Surveying {
     number: u32,
 }
 
-/// The object `metrics()` returns.
-fn all_metrics(whole: &Metrics, species: &[Metrics], mean_neighbours: f32) -> Object {
-    let object = metrics_object(whole);
-    set(&object, "meanNeighbours", mean_neighbours);
+/// What `metrics()` returns, from a survey (finished here if it is not yet).
+fn survey_object(mut survey: FlockSurvey) -> Object {
+    let (whole, species) = survey.finish();
+    let object = metrics_object(&whole);
+    set(&object, "meanNeighbours", survey.mean_neighbours());
     if !species.is_empty() {
         let per: Array = species
             .iter()

@@ -14,14 +14,12 @@ pub struct FlockSurvey {
     next: usize,
     /// What `Flock::mean_neighbours` read when the survey began.
     mean_neighbours: f32,
-    /// The units every survey takes together, about.
-    estimate: u64,
 }
 
 impl FlockSurvey {
     /// About how many units the whole measurement takes.
     pub fn estimate(&self) -> u64 {
-        self.estimate
+        self.surveys.iter().map(Survey::estimate).sum()
     }
 
     /// Measures on for about `budget` units (at least one piece, of one survey at a time);
@@ -39,11 +37,18 @@ impl FlockSurvey {
         self.next == self.surveys.len()
     }
 
-    /// The whole flock's measures and, with several species, each one's; `None` until done.
-    pub fn metrics(&self) -> Option<(Metrics, Vec<Metrics>)> {
-        let mut all = self.surveys.iter().map(Survey::metrics);
-        let whole = all.next()??;
-        Some((whole, all.collect::<Option<_>>()?))
+    /// Every piece left at once: the whole flock's measures and, with several species,
+    /// each one's.
+    pub fn finish(&mut self) -> (Metrics, Vec<Metrics>) {
+        let mut all = self.surveys.iter_mut().map(|survey| {
+            survey
+                .advance(u64::MAX)
+                .expect("a survey without limit finishes")
+        });
+        let whole = all.next().expect("a flock survey has the whole flock's");
+        let species = all.collect();
+        self.next = self.surveys.len();
+        (whole, species)
     }
 
     /// Mean neighbours heeded in the step before the survey began.
@@ -56,19 +61,24 @@ impl Flock {
     /// A survey of the boids of species `kind`, or of every boid.
     fn survey_of(&self, kind: Option<u8>) -> Survey {
         let (space, radius, cruise) = (self.space(), self.settings.perception, self.settings.speed);
-        let Some(kind) = kind else {
-            return Survey::new(&self.positions, &self.velocities, space, radius, cruise);
-        };
         let pick = |values: &[f32]| -> Vec<f32> {
-            values
-                .chunks_exact(3)
-                .zip(&self.species)
-                .filter(|(_, &k)| k == kind)
-                .flat_map(|(v, _)| v.iter().copied())
-                .collect()
+            match kind {
+                None => values.to_vec(),
+                Some(kind) => values
+                    .chunks_exact(3)
+                    .zip(&self.species)
+                    .filter(|(_, &k)| k == kind)
+                    .flat_map(|(v, _)| v.iter().copied())
+                    .collect(),
+            }
         };
-        let (p, v) = (pick(&self.positions), pick(&self.velocities));
-        Survey::new(&p, &v, space, radius, cruise)
+        Survey::new(
+            pick(&self.positions),
+            pick(&self.velocities),
+            space,
+            radius,
+            cruise,
+        )
     }
 
     /// Every measure of the flock as a whole (`measures::measure`), boids linked within
@@ -93,7 +103,6 @@ impl Flock {
             surveys.extend((0..self.settings.species as u8).map(|kind| self.survey_of(Some(kind))));
         }
         FlockSurvey {
-            estimate: surveys.iter().map(Survey::estimate).sum(),
             surveys,
             next: 0,
             mean_neighbours: self.mean_neighbours(),
@@ -127,7 +136,8 @@ mod tests {
         }
         // The whole flock, then each of three species, each cut into pieces.
         assert!(calls >= 20, "{calls} calls");
-        let (w, s) = survey.metrics().expect("done");
+        assert!(survey.is_done());
+        let (w, s) = survey.finish();
         assert_eq!(format!("{w:?}"), whole);
         assert_eq!(format!("{s:?}"), species);
         assert_eq!(s.len(), 3);

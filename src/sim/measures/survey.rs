@@ -104,19 +104,20 @@ pub struct Survey {
 }
 
 impl Survey {
-    /// A survey of the boids at `positions` flying at `velocities` (xyz per boid, copied),
-    /// with boids linked within `radius`; nothing measured yet.
+    /// A survey of the boids at `positions` flying at `velocities` (xyz per boid: its own
+    /// copy, which the flock's steps leave alone), with boids linked within `radius`;
+    /// nothing measured yet.
     pub fn new(
-        positions: &[f32],
-        velocities: &[f32],
+        positions: Vec<f32>,
+        velocities: Vec<f32>,
         space: Space,
         radius: f32,
         cruise: f32,
     ) -> Self {
         let n = positions.len() / 3;
         Survey {
-            positions: positions.to_vec(),
-            velocities: velocities.to_vec(),
+            positions,
+            velocities,
             space,
             radius,
             cruise,
@@ -176,11 +177,6 @@ impl Survey {
     /// Whether the last piece is done.
     pub fn is_done(&self) -> bool {
         self.stage == Stage::Done
-    }
-
-    /// The metrics, once the last piece is done.
-    pub fn metrics(&self) -> Option<Metrics> {
-        self.is_done().then_some(self.metrics)
     }
 
     /// Measures on for about `budget` units (at least one piece), and returns the metrics
