@@ -159,15 +159,10 @@ export function stripCssComments(source) {
     .join('\n');
 }
 
-function sheets(folder) {
+/** Every file under `folder` whose name ends with `ending`. */
+function filesEnding(folder, ending) {
   return readdirSync(folder, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.css'))
-    .map((entry) => path.join(entry.parentPath ?? entry.path, entry.name));
-}
-
-function scripts(folder) {
-  return readdirSync(folder, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.js'))
+    .filter((entry) => entry.isFile() && entry.name.endsWith(ending))
     .map((entry) => path.join(entry.parentPath ?? entry.path, entry.name));
 }
 
@@ -178,46 +173,43 @@ function checkSyntax(file, scratch) {
   execFileSync(process.execPath, ['--check', copy], { stdio: 'pipe' });
 }
 
+/**
+ * Rewrites each of `files` as `strip` leaves it, then runs `check(file)` on it; says what it
+ * saved, `what` naming the files and what went.
+ */
+function stripEach(files, strip, check, what) {
+  let [before, after] = [0, 0];
+  for (const file of files) {
+    const source = readFileSync(file, 'utf8');
+    let stripped;
+    try {
+      stripped = strip(source);
+    } catch (error) {
+      throw new Error(`${file}: ${error.message}`);
+    }
+    writeFileSync(file, stripped);
+    check(file);
+    before += Buffer.byteLength(source);
+    after += Buffer.byteLength(stripped);
+  }
+  console.log(`==> ${what}: ${before} -> ${after} bytes`);
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const folder = process.argv[2] ?? process.env.TRUNK_STAGING_DIR;
   if (!folder) throw new Error('usage: node scripts/strip-comments.mjs <folder> (or run by trunk as a hook)');
   const scratch = mkdtempSync(path.join(tmpdir(), 'strip-'));
-  let before = 0;
-  let after = 0;
   try {
-    for (const file of scripts(folder)) {
-      const source = readFileSync(file, 'utf8');
-      let stripped;
-      try {
-        stripped = stripComments(source);
-      } catch (error) {
-        throw new Error(`${file}: ${error.message}`);
-      }
-      writeFileSync(file, stripped);
+    const parses = (file) => {
       try {
         checkSyntax(file, scratch);
       } catch (error) {
         throw new Error(`${file} no longer parses after its comment lines went: ${error.stderr ?? error}`);
       }
-      before += Buffer.byteLength(source);
-      after += Buffer.byteLength(stripped);
-    }
+    };
+    stripEach(filesEnding(folder, '.js'), stripComments, parses, 'comment lines out of the scripts');
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
-  console.log(`==> comment lines out of the scripts: ${before} -> ${after} bytes`);
-  let [cssBefore, cssAfter] = [0, 0];
-  for (const file of sheets(folder)) {
-    const source = readFileSync(file, 'utf8');
-    let stripped;
-    try {
-      stripped = stripCssComments(source);
-    } catch (error) {
-      throw new Error(`${file}: ${error.message}`);
-    }
-    writeFileSync(file, stripped);
-    cssBefore += Buffer.byteLength(source);
-    cssAfter += Buffer.byteLength(stripped);
-  }
-  console.log(`==> comments and indentation out of the style sheets: ${cssBefore} -> ${cssAfter} bytes`);
+  stripEach(filesEnding(folder, '.css'), stripCssComments, () => {}, 'comments and indentation out of the style sheets');
 }

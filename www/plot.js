@@ -11,13 +11,14 @@
 /** Seconds of flock time between samples, and how many the plot shows (one minute). */
 export const SAMPLE_EVERY = 1;
 /**
- * Steps a sample's measures are spread over, a piece a step: one sample's time. Every
- * measure at once costs about a step at 10,000 boids (more than one natively on a fresh
- * flock): a frame that took them would stutter. A sixtieth a step, with the inspector,
- * stays within a tenth of one (README, "The instruments"), and a frame that takes several steps takes
- * as many pieces, so a sample is done in a second of flock time at any frame rate.
+ * Steps a sample's measures are spread over, a piece a step: one sample's time (the flock
+ * steps 60 times a second of its time). Every measure at once costs about a step at 10,000
+ * boids (more than one natively on a fresh flock): a frame that took them would stutter. A
+ * sixtieth a step, with the inspector, stays within a tenth of one (README, "The
+ * instruments"), and a frame that takes several steps takes as many pieces, so a sample is
+ * done in a second of flock time at any frame rate.
  */
-export const SURVEY_CALLS = 60;
+export const SURVEY_CALLS = SAMPLE_EVERY * 60;
 const SHOWN = 60 / SAMPLE_EVERY;
 /** The CSV keeps this many samples (ten minutes); older ones drop off. */
 const KEPT = 600;
