@@ -8,6 +8,8 @@
 #   bash scripts/profile-wasm.sh 100000
 #   SYMBOL=append_slab bash scripts/profile-wasm.sh   # annotate another function
 #   RELAXED=1 bash scripts/profile-wasm.sh            # the relaxed-SIMD build (build-relaxed.sh)
+#   SCENARIO=1 bash scripts/profile-wasm.sh           # a settled scenario (benchmarkScenario:
+#                                                     # 0 standard, 1 defaults, 2… the presets)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 count="${1:-10000}"
@@ -43,15 +45,20 @@ const dir = new URL('.', import.meta.url);
 const boids = await import(new URL('boids.js', dir));
 boids.initSync({ module: readFileSync(new URL('boids_bg.wasm', dir)) });
 const count = Number(process.argv[2]);
+const scenario = process.argv[3];
 boids.benchmarkStep(count, 100, 20); // let V8 tier the code up before the long run
-const ms = boids.benchmarkStep(count, 100, 600);
+// A settled scenario's 1,200 steps of settling are sampled too: the same code, its flock
+// still gathering.
+const ms = scenario === ''
+  ? boids.benchmarkStep(count, 100, 600)
+  : boids.benchmarkScenario(Number(scenario), count, 1200, 600)[0];
 console.log(`${count} boids: ${ms.toFixed(3)} ms/step (slowed by the sampling)`);
 EOF
 
 cd "$out"
 rm -f perf.data perf.jit.data jit-*.dump jitted-*.so isolate-*.log
 perf record -q -e cpu-clock -F 10000 -k 1 -o perf.data \
-  node "${node_flags[@]}" --perf-prof --no-write-protect-code-memory run.mjs "$count"
+  node "${node_flags[@]}" --perf-prof --no-write-protect-code-memory run.mjs "$count" "${SCENARIO:-}"
 perf inject --jit -i perf.data -o perf.jit.data
 perf report -i perf.jit.data --sort sym --stdio 2>/dev/null >report.txt
 grep -v '^#' report.txt | grep . | head -15 || true

@@ -408,7 +408,7 @@ impl Flock {
             let seeker = Seeker {
                 point,
                 exclude: None,
-                forward: Vec3::ZERO,
+                sight: None,
             };
             search.nearest(&seeker, &mut found);
             found

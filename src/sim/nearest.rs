@@ -11,7 +11,7 @@
 use glam::Vec3;
 
 use super::grid::Grid;
-use super::rules::{self, Neighbourhood};
+use super::rules::{self, Neighbourhood, Sight};
 use super::scan::{Sorted, Span, View};
 
 /// The most neighbours a boid can heed (the top of the `nearestK` range).
@@ -96,8 +96,8 @@ pub struct Seeker {
     pub point: Vec3,
     /// A sorted slot never to count (the boid itself), or `None`.
     pub exclude: Option<usize>,
-    /// Unit heading for the field of view; zero sees all around.
-    pub forward: Vec3,
+    /// Its field of view (`None`: all round).
+    pub sight: Option<Sight>,
 }
 
 /// The grid and old state a search reads.
@@ -294,8 +294,8 @@ impl Search<'_> {
         if distance_squared >= found.bar() || seeker.exclude == Some(j) {
             return;
         }
-        if let Some(cos_half_fov) = self.view.cos_half_fov {
-            if !rules::in_field_of_view(seeker.forward, offset, distance_squared, cos_half_fov) {
+        if let Some(sight) = &seeker.sight {
+            if !sight.sees(offset, distance_squared) {
                 return;
             }
         }

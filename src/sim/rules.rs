@@ -159,30 +159,64 @@ fn pair_direction(low: usize, high: usize) -> Vec3 {
     v.try_normalize().unwrap_or(Vec3::X)
 }
 
-/// Added to the left of the field-of-view test: more than a dot product can fall short of
-/// the threshold for a boid at the very same point (squared distance up to 1e-12), so that
-/// one is felt whatever the field of view.
-pub const GLANCE: f32 = 3e-12;
+/// A boid's field of view, set up once for all its neighbours. A neighbour at `offset`
+/// (distance `d`) is seen when the angle between the boid's heading and `offset` is at most
+/// half the field of view: `forward·offset ≥ cos(½fov)·d`. With the heading scaled by
+/// 1/|cos ½fov| into `heading`, and `u = heading·offset`, that needs neither a square root
+/// nor a division per neighbour: a view wider than 180° misses only what lies behind,
+/// `u < −d`, that is `min(u, 0)² > d²`; a narrower one sees only `u ≥ d`, that is
+/// `max(u, 0)² ≥ d²`. A neighbour at the very same point (`d = 0`, `u = 0`) is seen either
+/// way. The lane scan (`scan::window`) makes this test four neighbours at a time, in the
+/// very same operations.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sight {
+    /// The unit heading over |cos ½fov|.
+    pub heading: Vec3,
+    /// The view is 180° or narrower.
+    pub narrow: bool,
+}
+
+impl Sight {
+    /// The sight of a boid heading along the unit vector `forward` (or zero, at rest) with a
+    /// field of view whose half-angle has cosine `cos_half_fov` (`None`: 360°). `None` when
+    /// it sees all round: a view of 360°, or a boid at rest, which has no heading.
+    pub fn new(forward: Vec3, cos_half_fov: Option<f32>) -> Option<Sight> {
+        let cos = cos_half_fov?;
+        if forward == Vec3::ZERO {
+            return None;
+        }
+        // |cos| is 0.087 at a view of 350° or 10°; f32's cos(90°) is −4.4e-8, not 0. The
+        // floor only keeps a division by zero out, should a view of exactly 180° come.
+        Some(Sight {
+            heading: forward / cos.abs().max(1e-9),
+            narrow: cos >= 0.0,
+        })
+    }
+
+    /// Whether the neighbour at `offset` (squared length `distance_squared`) is in view.
+    pub fn sees(&self, offset: Vec3, distance_squared: f32) -> bool {
+        let u = self.heading.dot(offset);
+        if self.narrow {
+            let ahead = u.max(0.0);
+            ahead * ahead >= distance_squared
+        } else {
+            let behind = u.min(0.0);
+            behind * behind <= distance_squared
+        }
+    }
+}
 
 /// Whether a neighbour at `offset` (squared length `distance_squared`) lies inside a field
 /// of view whose half-angle has cosine `cos_half_fov`, for a boid looking along the unit
-/// vector `forward`. `forward = 0` (a boid at rest) sees all around; a boid at the very same
-/// point has no direction, and is felt whatever the field of view ([`GLANCE`]).
-///
-/// `a > c·d` (with `a = forward·offset`, `d` the distance) is compared squared, each side
-/// keeping its sign: `a·|a| > c·|c|·d²`. The same test, with no square root, which the
-/// lane scan makes four neighbours at a time in the very same operations.
+/// vector `forward` (zero: a boid at rest, which sees all round). [`Sight`] for many
+/// neighbours of one boid.
 pub fn in_field_of_view(
     forward: Vec3,
     offset: Vec3,
     distance_squared: f32,
     cos_half_fov: f32,
 ) -> bool {
-    if forward == Vec3::ZERO {
-        return true;
-    }
-    let ahead = forward.dot(offset);
-    ahead * ahead.abs() + GLANCE > cos_half_fov * cos_half_fov.abs() * distance_squared
+    Sight::new(forward, Some(cos_half_fov)).is_none_or(|sight| sight.sees(offset, distance_squared))
 }
 
 /// Soft walls: inside a margin of width `margin` from a wall, accelerate back inward,
@@ -513,6 +547,54 @@ mod tests {
             4.0,
             (180f32).to_radians().cos() - 1e-6
         ));
+    }
+
+    /// `Sight` against the definition it stands for, worked out in f64: a neighbour is seen
+    /// when the angle between the heading and its offset is at most half the field of view.
+    /// Views from 10° to 355° (narrow, 180° and wide), headings and offsets all round; only
+    /// neighbours within 1e-4 radians of the cone's edge may go either way.
+    #[test]
+    fn sight_sees_the_cone_of_its_field_of_view() {
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut unit = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0
+        };
+        let (mut seen, mut missed) = (0, 0);
+        for fov in (2..72).map(|k| k as f32 * 5.0) {
+            let cos = (fov * 0.5).to_radians().cos();
+            for _ in 0..400 {
+                let forward = Vec3::new(unit(), unit(), unit()).normalize_or_zero();
+                let offset = Vec3::new(unit(), unit(), unit()) * 5.0;
+                let sight = Sight::new(forward, Some(cos)).unwrap();
+                let sees = sight.sees(offset, offset.length_squared());
+                let angle = forward.as_dvec3().angle_between(offset.as_dvec3());
+                let half = f64::from(fov * 0.5).to_radians();
+                if (angle - half).abs() > 1e-4 {
+                    assert_eq!(sees, angle < half, "fov {fov} {forward} {offset}");
+                    if sees {
+                        seen += 1
+                    } else {
+                        missed += 1
+                    }
+                }
+                assert_eq!(
+                    sees,
+                    in_field_of_view(forward, offset, offset.length_squared(), cos)
+                );
+            }
+        }
+        assert!(seen > 5000 && missed > 5000, "{seen} seen, {missed} missed");
+        // At rest, or with a view all round: no sight to test, everything is seen.
+        assert_eq!(Sight::new(Vec3::ZERO, Some(0.5)), None);
+        assert_eq!(Sight::new(Vec3::X, None), None);
+        assert!(in_field_of_view(Vec3::ZERO, -Vec3::X, 1.0, 0.9));
+        // A neighbour at the very same point is seen, however narrow the view.
+        let narrow = Sight::new(Vec3::X, Some((5f32).to_radians().cos())).unwrap();
+        assert!(narrow.sees(Vec3::ZERO, 0.0));
+        assert!(!narrow.narrow || narrow.sees(Vec3::X, 1.0));
     }
 
     #[test]

@@ -18,6 +18,7 @@ use super::edges::nearest_image;
 use super::rules::{self, Neighbourhood, COINCIDENT};
 use super::settings::Settings;
 
+mod heeded;
 mod sorted;
 mod spans;
 mod walk;
@@ -54,8 +55,8 @@ pub fn mul_add(a: Vec4, b: Vec4, c: Vec4) -> Vec4 {
 pub struct Nearby {
     pub boids: Sorted,
     close_words: Vec<u64>,
-    /// Each group's lanes: 1 where the boid heeds the neighbour, else 0.
-    weights: Vec<Vec4>,
+    /// Each group's marks of the lanes the boid heeds (`heeded::mark`).
+    marks: Vec<Vec4>,
 }
 
 /// A run of sorted slots to scan (a row of cells), and the shift that brings the boids in
@@ -125,7 +126,7 @@ where
         same_kind,
     } = boids;
     let p = position(i);
-    let forward = velocity(i).normalize_or_zero();
+    let sight = rules::Sight::new(velocity(i).normalize_or_zero(), view.cos_half_fov);
     let mut seen = Neighbourhood::default();
     for j in candidates {
         let offset = view.offset_between::<WRAP>(p, position(j));
@@ -139,8 +140,8 @@ where
             let drift = velocity(i) - velocity(j);
             seen.separation += rules::repulsion(offset, distance_squared, drift, i, j);
         }
-        if let Some(cos_half_fov) = view.cos_half_fov {
-            if !rules::in_field_of_view(forward, offset, distance_squared, cos_half_fov) {
+        if let Some(sight) = &sight {
+            if !sight.sees(offset, distance_squared) {
                 continue;
             }
         }

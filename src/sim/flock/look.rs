@@ -5,7 +5,7 @@
 use crate::within::Within;
 
 use crate::sim::nearest::{self, Nearest, Search, Seeker};
-use crate::sim::rules::Neighbourhood;
+use crate::sim::rules::{Neighbourhood, Sight};
 use crate::sim::scan::{needs_nearest_image, neighbour_spans, View};
 
 use super::Flock;
@@ -109,7 +109,7 @@ impl Flock {
                         neighbour_spans(&self.grid, [x, y, z], wrap, self.world, &mut spans);
                     }
                     for i in own {
-                        let seeker = self.seeker(i);
+                        let seeker = self.seeker(i, view);
                         examined += if rings_only {
                             search.nearest(&seeker, &mut found)
                         } else {
@@ -132,12 +132,15 @@ impl Flock {
         examined
     }
 
-    /// Sorted boid `i` looking for its neighbours.
-    pub(super) fn seeker(&self, i: usize) -> Seeker {
+    /// Sorted boid `i` looking for its neighbours, as `view` lets it.
+    pub(super) fn seeker(&self, i: usize, view: &View) -> Seeker {
         Seeker {
             point: self.sorted.position(i),
             exclude: Some(i),
-            forward: self.sorted.velocity(i).normalize_or_zero(),
+            sight: Sight::new(
+                self.sorted.velocity(i).normalize_or_zero(),
+                view.cos_half_fov,
+            ),
         }
     }
 }

@@ -98,7 +98,7 @@ impl Flock {
             let search = self.search(&view);
             let mut found = Nearest::new(self.settings.nearest_k);
             for (slot, &boid) in order.iter().enumerate() {
-                search.nearest(&self.seeker(slot), &mut found);
+                search.nearest(&self.seeker(slot, &view), &mut found);
                 let set = &mut sets[boid as usize];
                 set.extend(found.iter().map(|(j, _, _)| order[j] as usize));
                 set.sort_unstable();
