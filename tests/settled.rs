@@ -119,7 +119,7 @@ fn murmuration_is_one_large_ordered_flock() {
 }
 
 /// Several loose streams: groups longer than wide, spaced at about the separation radius
-/// (measured: 3.9–6.1 groups of 10 or more, elongation 1.5–1.8, spacing 0.93–0.97).
+/// (measured: 3.8–6.5 groups of 10 or more, elongation 1.6–1.8, spacing 0.92–0.97).
 #[test]
 fn ribbons_are_several_loose_streams() {
     each_seed("ribbons", |s| {
@@ -128,8 +128,8 @@ fn ribbons_are_several_loose_streams() {
 }
 
 /// Several separate groups, each strongly aligned though they fly different ways
-/// (measured: 4.8–6.5 groups, polarization within a group 0.65–0.81, of the whole flock
-/// 0.23–0.53).
+/// (measured: 6.0–6.5 groups, polarization within a group 0.65–0.79, of the whole flock
+/// 0.23–0.50).
 #[test]
 fn arrows_are_separate_aligned_groups() {
     each_seed("arrows", |s| {
