@@ -32,9 +32,6 @@ if [[ -n "${RELAXED:-}" ]]; then
   target_dir="$CARGO_TARGET_DIR"
   node_flags=(--experimental-wasm-relaxed-simd)
 fi
-if [[ -z "${NODE:-}" ]]; then
-  node_flags=()  # Chromium has relaxed SIMD without a flag
-fi
 cargo build --lib --target wasm32-unknown-unknown --release
 # --keep-debug: function names in the profile.
 wasm-bindgen --target web --keep-debug --out-dir "$out" --out-name boids \

@@ -15,7 +15,7 @@ use std::ops::Range;
 use glam::{Vec3, Vec4};
 
 use super::edges::nearest_image;
-use super::rules::{self, Neighbourhood, COINCIDENT};
+use super::rules::{self, Neighbourhood, Sight, COINCIDENT};
 use super::settings::Settings;
 
 mod heeded;
@@ -90,6 +90,12 @@ impl View {
         }
     }
 
+    /// The sight of a boid flying at `velocity` (`None`: it sees all round, with a view of
+    /// 360° or at rest).
+    pub fn sight(&self, velocity: Vec3) -> Option<Sight> {
+        Sight::new(velocity.normalize_or_zero(), self.cos_half_fov)
+    }
+
     /// Offset from `from` to `to`, across a wrapped edge when that is shorter (`WRAP`).
     #[inline(always)]
     pub(super) fn offset_between<const WRAP: bool>(&self, from: Vec3, to: Vec3) -> Vec3 {
@@ -126,7 +132,7 @@ where
         same_kind,
     } = boids;
     let p = position(i);
-    let sight = rules::Sight::new(velocity(i).normalize_or_zero(), view.cos_half_fov);
+    let sight = view.sight(velocity(i));
     let mut seen = Neighbourhood::default();
     for j in candidates {
         let offset = view.offset_between::<WRAP>(p, position(j));

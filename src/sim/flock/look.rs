@@ -5,7 +5,7 @@
 use crate::within::Within;
 
 use crate::sim::nearest::{self, Nearest, Search, Seeker};
-use crate::sim::rules::{Neighbourhood, Sight};
+use crate::sim::rules::Neighbourhood;
 use crate::sim::scan::{needs_nearest_image, neighbour_spans, View};
 
 use super::Flock;
@@ -137,10 +137,7 @@ impl Flock {
         Seeker {
             point: self.sorted.position(i),
             exclude: Some(i),
-            sight: Sight::new(
-                self.sorted.velocity(i).normalize_or_zero(),
-                view.cos_half_fov,
-            ),
+            sight: view.sight(self.sorted.velocity(i)),
         }
     }
 }

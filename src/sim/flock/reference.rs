@@ -47,7 +47,7 @@ impl Flock {
             heeds[j] = true;
         });
         let view = View::new(&self.settings, self.world);
-        let forward = v.normalize_or_zero();
+        let sight = view.sight(v);
         let (mut too_close, mut unseen, mut offsets) = (Vec::new(), Vec::new(), Vec::new());
         for j in (0..self.len()).filter(|&j| j != i) {
             let q = vec3_at(&self.positions, j);
@@ -61,9 +61,7 @@ impl Flock {
             if close {
                 too_close.push(self.ids[j]);
             }
-            let blind = view
-                .cos_half_fov
-                .is_some_and(|cos| !rules::in_field_of_view(forward, offset, d2, cos));
+            let blind = sight.is_some_and(|sight| !sight.sees(offset, d2));
             let ignored = d2 <= view.perception_squared && blind;
             if ignored {
                 unseen.push(self.ids[j]);
@@ -171,7 +169,7 @@ impl Flock {
         K: Fn(usize, usize) -> bool,
     {
         let p = (boids.position)(i);
-        let forward = (boids.velocity)(i).normalize_or_zero();
+        let sight = view.sight((boids.velocity)(i));
         let everyone: Vec<(f32, usize, Vec3)> = (0..self.len())
             .filter(|&j| j != i)
             .map(|j| {
@@ -182,10 +180,7 @@ impl Flock {
                 };
                 (offset.length_squared(), j, offset)
             })
-            .filter(|&(d2, _, offset)| match view.cos_half_fov {
-                Some(cos) => rules::in_field_of_view(forward, offset, d2, cos),
-                None => true,
-            })
+            .filter(|&(d2, _, offset)| sight.is_none_or(|sight| sight.sees(offset, d2)))
             .collect();
         // By distance, ties in index order (as the stable sort of tuples this replaced).
         let mut keys: Vec<u64> = everyone

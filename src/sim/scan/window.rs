@@ -20,8 +20,11 @@ use glam::{Vec3, Vec4};
 use super::{heeded, mul_add, Nearby, View};
 use crate::sim::edges::nearest_image_lanes;
 use crate::sim::lanes::{keep, LANES};
-use crate::sim::rules::{Neighbourhood, Sight, COINCIDENT};
+use crate::sim::rules::{Neighbourhood, COINCIDENT};
 use crate::sim::scan::Sorted;
+
+#[cfg(doc)]
+use crate::sim::rules::Sight;
 
 /// What the first pass tests of a neighbour's direction ([`Sight`]): nothing (a view all
 /// round), a view wider than 180° (and a boid at rest, heading zero: it sees all round),
@@ -166,7 +169,7 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
     // Everything above is the cell's, shared by its boids; each boid from here on.
     for i in own {
         let p = sorted.position(i);
-        let sight = Sight::new(sorted.velocity(i).normalize_or_zero(), view.cos_half_fov);
+        let sight = view.sight(sorted.velocity(i));
         let heading = sight.map_or(Vec3::ZERO, |sight| sight.heading);
         let boid = Looker {
             x: Vec4::splat(p.x),
