@@ -1,5 +1,6 @@
 //! Counting-sort uniform grid: boids are sorted by cell every step so that the boids of a
-//! cell, and of a row of three cells along x, lie contiguous in memory.
+//! cell, and of a row of three cells along x, lie contiguous in memory. Cells may be split
+//! into rows along y (`rows_per_cell`), which the scan walks up one at a time.
 
 /// Upper bound on cells per boid: a tiny perception radius in a huge world must not
 /// allocate billions of empty cells. Cells only ever get wider, so a neighbour is never
@@ -9,12 +10,17 @@ const MIN_CELL_BUDGET: usize = 4096;
 
 #[derive(Clone, Debug, Default)]
 pub struct Grid {
-    /// Cells along x and y (and z in 3D).
+    /// Cells along x (and z in 3D), each at least the radius wide.
     dims: usize,
+    /// Rows of cells along y: `dims` times `rows_per_cell`, each row that fraction of a
+    /// cell's width high.
+    rows: usize,
+    rows_per_cell: usize,
     /// Cells along z: `dims` in 3D, one layer in a flat world (no cells wasted on z).
     layers: usize,
     flat: bool,
     inv_cell: f32,
+    inv_row: f32,
     /// `cell_start[c]..cell_start[c + 1]` are the sorted slots of cell `c`.
     cell_start: Vec<u32>,
     /// Cell of each boid in the unsorted (input) order.
@@ -24,24 +30,47 @@ pub struct Grid {
 }
 
 impl Grid {
-    /// Tiles a world of side `world` with cubic cells at least `radius` wide, so a scan of
-    /// the 3×3×3 cells around a boid's own covers the radius. (Half-size cells scanned
-    /// 5×5×5 hug the sphere more tightly, 35 % fewer candidates, but cost more than they
-    /// save, even in settled flocks: README, "What was tried".) A `flat` world has one
-    /// layer of cells: every z is 0.
-    pub fn configure(&mut self, world: f32, radius: f32, count: usize, flat: bool) {
+    /// Tiles a world of side `world` with cells at least `radius` wide along x and z, and
+    /// `rows_per_cell` rows to a cell's width along y, so a scan of the 3 × (2 ×
+    /// `rows_per_cell` + 1) × 3 cells around a boid's own covers the radius. (Half-size cells
+    /// scanned 5×5×5 hug the sphere more tightly, 35 % fewer candidates, but cost more than
+    /// they save, even in settled flocks: README, "What was tried".) A `flat` world has
+    /// one layer of cells: every z is 0.
+    pub fn configure(
+        &mut self,
+        world: f32,
+        radius: f32,
+        count: usize,
+        flat: bool,
+        rows_per_cell: usize,
+    ) {
+        let rows_per_cell = rows_per_cell.max(1);
         let ideal = (world / radius).floor().max(1.0) as usize;
         let budget = (count * MAX_CELLS_PER_BOID).max(MIN_CELL_BUDGET) as f64;
+        let budget = budget / rows_per_cell as f64;
         let root = if flat { budget.sqrt() } else { budget.cbrt() };
         let cap = root.floor().max(1.0) as usize;
         self.dims = ideal.min(cap).max(1);
+        self.rows_per_cell = rows_per_cell;
+        self.rows = self.dims * rows_per_cell;
         self.layers = if flat { 1 } else { self.dims };
         self.flat = flat;
         self.inv_cell = self.dims as f32 / world;
+        self.inv_row = self.rows as f32 / world;
     }
 
     pub fn dims(&self) -> usize {
         self.dims
+    }
+
+    /// Rows of cells along y: `rows_per_cell` to a cell's width.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// How many rows along y a cell's width holds: how far, in rows, a neighbour may be.
+    pub fn rows_per_cell(&self) -> usize {
+        self.rows_per_cell
     }
 
     /// Cells along z: 1 in a flat world.
@@ -58,26 +87,26 @@ impl Grid {
         1.0 / self.inv_cell
     }
 
-    fn axis_cell(&self, coordinate: f32, cells: usize) -> usize {
+    fn axis_cell(coordinate: f32, inv: f32, cells: usize) -> usize {
         // `as` saturates: NaN and negatives land in cell 0, never out of bounds.
-        ((coordinate * self.inv_cell) as usize).min(cells - 1)
+        ((coordinate * inv) as usize).min(cells - 1)
     }
 
-    /// Cell coordinates of a position.
+    /// Cell coordinates of a position: its cell along x, row along y, layer along z.
     pub fn cell_coords(&self, x: f32, y: f32, z: f32) -> [usize; 3] {
         [
-            self.axis_cell(x, self.dims),
-            self.axis_cell(y, self.dims),
-            self.axis_cell(z, self.layers),
+            Self::axis_cell(x, self.inv_cell, self.dims),
+            Self::axis_cell(y, self.inv_row, self.rows),
+            Self::axis_cell(z, self.inv_cell, self.layers),
         ]
     }
 
     pub fn cell_index(&self, [x, y, z]: [usize; 3]) -> usize {
-        (z * self.dims + y) * self.dims + x
+        (z * self.rows + y) * self.dims + x
     }
 
     pub fn cell_count(&self) -> usize {
-        self.dims * self.dims * self.layers
+        self.dims * self.rows * self.layers
     }
 
     /// Counting sort of the boids at `positions` (xyz per boid) by cell; afterwards
@@ -138,7 +167,7 @@ mod tests {
 
     fn grid(world: f32, cell: f32, count: usize) -> Grid {
         let mut grid = Grid::default();
-        grid.configure(world, cell, count, false);
+        grid.configure(world, cell, count, false, 1);
         grid
     }
 
@@ -161,12 +190,12 @@ mod tests {
     #[test]
     fn a_flat_world_has_one_layer_and_a_square_budget() {
         let mut flat = Grid::default();
-        flat.configure(100.0, 5.0, 1500, true);
+        flat.configure(100.0, 5.0, 1500, true, 1);
         assert_eq!((flat.dims(), flat.layers()), (20, 1));
         assert_eq!(flat.cell_count(), 400);
         assert_eq!(flat.cell_coords(99.0, 3.0, 0.0), [19, 0, 0]);
         // The cap follows the area: at most about 8 cells per boid.
-        flat.configure(1000.0, 1.0, 50, true);
+        flat.configure(1000.0, 1.0, 50, true, 1);
         assert!(flat.cell_count() <= MIN_CELL_BUDGET);
         assert_eq!(flat.dims(), 64);
     }
@@ -184,6 +213,28 @@ mod tests {
         assert_eq!(g.slots(0, 1), 0..3);
         assert_eq!(g.slots(7, 7), 3..4);
         assert_eq!(g.slots(2, 6), 3..3);
+    }
+
+    #[test]
+    fn rows_split_y_only_and_keep_the_cell_budget() {
+        let mut g = Grid::default();
+        g.configure(40.0, 5.0, 1000, false, 2);
+        assert_eq!((g.dims(), g.rows(), g.layers()), (8, 16, 8));
+        assert_eq!(g.cell_count(), 8 * 16 * 8);
+        assert_eq!(g.rows_per_cell(), 2);
+        // Rows are half a cell high; x and z keep whole cells.
+        assert_eq!(g.cell_coords(4.9, 2.4, 4.9), [0, 0, 0]);
+        assert_eq!(g.cell_coords(5.1, 2.6, 5.1), [1, 1, 1]);
+        assert_eq!(g.cell_coords(39.9, 39.9, 39.9), [7, 15, 7]);
+        // Cells along x stay contiguous within a row.
+        let positions = [1.0, 1.0, 1.0, 6.0, 1.0, 1.0, 1.0, 3.0, 1.0];
+        g.sort(&positions);
+        assert_eq!(g.order(), &[0, 1, 2]);
+        assert_eq!(g.slots(0, 1), 0..2);
+        assert_eq!(g.slots_of([0, 1, 0]), 2..3);
+        // The budget of cells counts the rows: a tiny radius in a huge world.
+        g.configure(1000.0, 1.0, 100, false, 2);
+        assert!(g.cell_count() <= MIN_CELL_BUDGET);
     }
 
     #[test]

@@ -116,14 +116,14 @@ impl Search<'_> {
     pub fn nearest(&self, seeker: &Seeker, found: &mut Nearest) -> usize {
         found.clear();
         let grid = self.grid;
-        let n = grid.dims() as isize;
+        let (n, rows) = (grid.dims() as isize, grid.rows() as isize);
         let p = seeker.point;
         let cell = grid.cell_coords(p.x, p.y, p.z).map(|c| c as isize);
         let mut examined = 0;
         for ring in 0..n {
             // Wrapped, a block of cells wider than the world would meet some cells twice
             // (as different images): past that, everyone is looked at instead.
-            if self.wrap && 2 * ring + 1 > n {
+            if self.wrap && (2 * ring + 1 > n || 2 * ring * self.reach() + 1 > rows) {
                 break;
             }
             examined += self.ring(ring, cell, seeker, found);
@@ -158,17 +158,28 @@ impl Search<'_> {
     /// of cells scanned has been seen (a face at the edge of a walled world has nothing
     /// beyond it), so if the k-th nearest is inside that distance, none can be nearer.
     fn certain(&self, ring: isize, cell: [isize; 3], p: Vec3, found: &Nearest) -> bool {
-        let n = self.grid.dims() as isize;
-        let width = self.grid.cell_width();
-        let axes = if self.grid.is_flat() { 2 } else { 3 };
+        let grid = self.grid;
+        let width = grid.cell_width();
+        let rows_per_cell = self.reach();
+        // Per axis: cells along it, their width, and the block's reach in them.
+        let axes = [
+            (grid.dims() as isize, width, ring),
+            (
+                grid.rows() as isize,
+                width / rows_per_cell as f32,
+                ring * rows_per_cell,
+            ),
+            (grid.layers() as isize, width, ring),
+        ];
+        let axes = &axes[..if grid.is_flat() { 2 } else { 3 }];
         let mut certain = f32::INFINITY;
-        for axis in 0..axes {
-            let low = (cell[axis] - ring) as f32 * width;
-            let high = (cell[axis] + ring + 1) as f32 * width;
-            if self.wrap || cell[axis] - ring > 0 {
+        for (axis, &(n, width, reach)) in axes.iter().enumerate() {
+            let low = (cell[axis] - reach) as f32 * width;
+            let high = (cell[axis] + reach + 1) as f32 * width;
+            if self.wrap || cell[axis] - reach > 0 {
                 certain = certain.min(p[axis] - low);
             }
-            if self.wrap || cell[axis] + ring < n - 1 {
+            if self.wrap || cell[axis] + reach < n - 1 {
                 certain = certain.min(high - p[axis]);
             }
         }
@@ -180,35 +191,43 @@ impl Search<'_> {
         found.len() == found.k && found.bar() <= certain * certain
     }
 
+    /// Rows along y to a cell's width: how many rows a ring reaches each way along y.
+    fn reach(&self) -> isize {
+        self.grid.rows_per_cell() as isize
+    }
+
     /// Scans the cells exactly `ring` cells away from `cell` (the shell of a cube; in a flat
-    /// world, of a square).
+    /// world, of a square): along y, `ring` cells' widths of rows.
     fn ring(&self, ring: isize, cell: [isize; 3], seeker: &Seeker, found: &mut Nearest) -> usize {
         let grid = self.grid;
-        let n = grid.dims() as isize;
+        let (n, rows) = (grid.dims() as isize, grid.rows() as isize);
         let world = self.view.world;
         let z_ring = if grid.is_flat() { 0 } else { ring };
+        let (y_ring, y_inner) = (ring * self.reach(), (ring - 1) * self.reach());
         let [cx, cy, cz] = cell;
-        // A cell index past an edge: the cell it wraps to and how far its boids move.
-        let wrap_index = |c: isize| -> Option<(usize, f32)> {
-            match (c < 0, c >= n, self.wrap) {
+        // A cell index past an edge of `cells`: the cell it wraps to and how far its boids
+        // move.
+        let wrap_index = |c: isize, cells: isize| -> Option<(usize, f32)> {
+            match (c < 0, c >= cells, self.wrap) {
                 (false, false, _) => Some((c as usize, 0.0)),
                 (_, _, false) => None,
-                (true, _, true) => Some(((c + n) as usize, -world)),
-                (_, true, true) => Some(((c - n) as usize, world)),
+                (true, _, true) => Some(((c + cells) as usize, -world)),
+                (_, true, true) => Some(((c - cells) as usize, world)),
             }
         };
         let mut examined = 0;
         for dz in -z_ring..=z_ring {
-            let Some((z, shift_z)) = wrap_index(cz + dz) else {
+            let Some((z, shift_z)) = wrap_index(cz + dz, grid.layers() as isize) else {
                 continue;
             };
-            for dy in -ring..=ring {
-                let Some((y, shift_y)) = wrap_index(cy + dy) else {
+            for dy in -y_ring..=y_ring {
+                let Some((y, shift_y)) = wrap_index(cy + dy, rows) else {
                     continue;
                 };
-                let row = (z * n as usize + y) * n as usize;
+                let row = (z * rows as usize + y) * n as usize;
                 let shift = Vec3::new(0.0, shift_y, shift_z);
-                if dz.abs() == ring || dy.abs() == ring {
+                // Outside the block of the ring before: the whole row of the shell.
+                if dz.abs() == ring || dy.abs() > y_inner {
                     examined += self.row(row, cx - ring, cx + ring, shift, seeker, found);
                 } else {
                     examined += self.row(row, cx - ring, cx - ring, shift, seeker, found);
@@ -367,5 +386,79 @@ mod tests {
         );
         assert_eq!(Nearest::new(99).k, MAX_K);
         assert_eq!(Nearest::new(0).k, 1);
+    }
+
+    /// The rings find exactly the k nearest that checking every boid finds, in grids with one,
+    /// two or three rows along y to a cell's width (the scan's grid has `ROWS_PER_CELL`, and
+    /// the hawks look for their nearest boid in it), walled and wrapped, 3D and flat.
+    #[test]
+    fn rings_find_the_k_nearest_in_any_rows_per_cell() {
+        use crate::sim::rng::Rng;
+        use crate::sim::settings::Settings;
+        let world = 40.0;
+        let mut rng = Rng::new(5);
+        for rows_per_cell in 1..=3 {
+            for (wrap, flat) in [(false, false), (true, false), (false, true), (true, true)] {
+                let count = 300;
+                let positions: Vec<f32> = (0..3 * count)
+                    .map(|k| {
+                        if flat && k % 3 == 2 {
+                            0.0
+                        } else {
+                            rng.unit() * world
+                        }
+                    })
+                    .collect();
+                let velocities = vec![0.0; 3 * count];
+                let mut grid = Grid::default();
+                grid.configure(world, 4.0, count, flat, rows_per_cell);
+                grid.sort(&positions);
+                let mut sorted = Sorted::default();
+                sorted.gather(grid.order(), &positions, &velocities);
+                let settings = Settings {
+                    wrap,
+                    flat,
+                    field_of_view: 360.0,
+                    ..Settings::default()
+                };
+                let view = View::new(&settings, world);
+                let search = Search {
+                    grid: &grid,
+                    sorted: &sorted,
+                    view: &view,
+                    wrap,
+                    count,
+                };
+                for k in [1, 7] {
+                    let (mut rings, mut everyone) = (Nearest::new(k), Nearest::new(k));
+                    for _ in 0..60 {
+                        let z = if flat { 0.0 } else { rng.unit() * world };
+                        let seeker = Seeker {
+                            point: Vec3::new(rng.unit() * world, rng.unit() * world, z),
+                            exclude: None,
+                            sight: None,
+                        };
+                        search.nearest(&seeker, &mut rings);
+                        everyone.clear();
+                        for j in 0..count {
+                            let offset = crate::sim::edges::nearest_image(
+                                sorted.position(j) - seeker.point,
+                                world,
+                                wrap,
+                            );
+                            everyone.offer(j, offset.length_squared(), offset);
+                        }
+                        let slots = |found: &Nearest| -> Vec<usize> {
+                            found.iter().map(|(slot, _, _)| slot).collect()
+                        };
+                        assert_eq!(
+                            slots(&rings),
+                            slots(&everyone),
+                            "rows {rows_per_cell}, wrap {wrap}, flat {flat}, k {k}"
+                        );
+                    }
+                }
+            }
+        }
     }
 }

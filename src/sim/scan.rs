@@ -29,6 +29,13 @@ pub use spans::{needs_nearest_image, neighbour_spans};
 pub use walk::Scanner;
 use window::look_around_lanes;
 
+/// Rows of grid cells along y to a cell's width, for the scan (`Grid::configure`): a boid's
+/// window is the cells one width around its own along x and z, but only `ROWS_PER_CELL`
+/// rows (a width) each way along y, so it spans 2 + 1/`ROWS_PER_CELL` widths there, not 3.
+/// The walk goes up y, gathering one slab of rows a row: what it copies does not grow,
+/// only the number of slabs. Settled defaults at 10,000 boids: PLACEHOLDER
+pub const ROWS_PER_CELL: usize = 2;
+
 /// `a * b + c`. In the relaxed-SIMD build (`scripts/build-relaxed.sh`) one
 /// `f32x4.relaxed_madd`: V8 makes it a fused multiply-add where the CPU has one (rounded
 /// once, so the last bit may differ from the two-step result, and between machines), the
@@ -231,7 +238,7 @@ mod tests {
         let flat: Vec<f32> = positions.iter().flatten().copied().collect();
         let velocities: Vec<f32> = (0..flat.len()).map(|k| k as f32).collect();
         let mut grid = Grid::default();
-        grid.configure(world, world / 5.0, positions.len(), false);
+        grid.configure(world, world / 5.0, positions.len(), false, 1);
         grid.sort(&flat);
         let mut sorted = Sorted::default();
         sorted.gather(grid.order(), &flat, &velocities);

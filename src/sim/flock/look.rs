@@ -6,7 +6,7 @@ use crate::within::Within;
 
 use crate::sim::nearest::{self, Nearest, Search, Seeker};
 use crate::sim::rules::Neighbourhood;
-use crate::sim::scan::{needs_nearest_image, neighbour_spans, View};
+use crate::sim::scan::{needs_nearest_image, neighbour_spans, View, ROWS_PER_CELL};
 
 use super::Flock;
 
@@ -38,8 +38,19 @@ impl Flock {
 
     pub(super) fn sort_into_cells(&mut self) {
         let radius = self.cell_radius();
-        self.grid
-            .configure(self.world, radius, self.len(), self.settings.flat);
+        // The nearest-k search looks in rings of cells as wide as they are high.
+        let rows_per_cell = if self.settings.topological {
+            1
+        } else {
+            ROWS_PER_CELL
+        };
+        self.grid.configure(
+            self.world,
+            radius,
+            self.len(),
+            self.settings.flat,
+            rows_per_cell,
+        );
         self.grid.sort(&self.positions);
         self.sorted
             .gather(self.grid.order(), &self.positions, &self.velocities);
@@ -97,9 +108,9 @@ impl Flock {
         let rings_only = needs_nearest_image(&self.grid, wrap);
         let mut found = Nearest::new(self.settings.nearest_k);
         let mut examined = 0u64;
-        let (dims, layers) = (self.grid.dims(), self.grid.layers());
+        let (dims, rows, layers) = (self.grid.dims(), self.grid.rows(), self.grid.layers());
         for z in 0..layers {
-            for y in 0..dims {
+            for y in 0..rows {
                 for x in 0..dims {
                     let own = self.grid.slots_of([x, y, z]);
                     if own.is_empty() {

@@ -94,8 +94,9 @@ impl Sorted {
     /// `y` (which may lie one past an edge): the rows `y` of the layers around `z`, each
     /// the cells around `x`, moved by the shifts that bring them next to that column.
     /// Returns where the slab ends. A column of cells along y shares slabs: each cell's
-    /// neighbourhood is the slabs `y − 1 ..= y + 1`, so walking up the column appends one
-    /// slab per cell instead of gathering nine rows.
+    /// neighbourhood is the slabs a cell's width below and above it (`y − 1 ..= y + 1` with
+    /// one row to a cell), so walking up the column appends one slab per cell instead of
+    /// gathering every row of the neighbourhood.
     #[allow(clippy::too_many_arguments)]
     pub fn append_slab(
         &mut self,

@@ -42,7 +42,7 @@ pub fn for_each_span(
     if needs_nearest_image(grid, wrap) {
         // Every row whole: each candidate finds its nearest image in the scan.
         let n = grid.dims();
-        for row in 0..n * grid.layers() {
+        for row in 0..grid.rows() * grid.layers() {
             let slots = grid.slots(row * n, row * n + n - 1);
             if !slots.is_empty() {
                 visit(slots, Vec3::ZERO);
@@ -51,8 +51,9 @@ pub fn for_each_span(
         return;
     }
     // Slab by slab, as the step gathers them: cells are at least a radius wide, so the
-    // neighbours are in the rows one cell each way.
-    for y in cy as isize - 1..=cy as isize + 1 {
+    // neighbours are in the rows one cell's width each way.
+    let reach = grid.rows_per_cell() as isize;
+    for y in cy as isize - reach..=cy as isize + reach {
         for_each_slab_span(grid, [cx, cz], y, wrap, world, &mut visit);
     }
 }
@@ -66,11 +67,11 @@ pub(super) fn interior_slab(
     [x, z]: [usize; 2],
     y: isize,
 ) -> Option<[Range<usize>; 3]> {
-    let (n, layers) = (grid.dims(), grid.layers());
+    let (n, rows, layers) = (grid.dims(), grid.rows(), grid.layers());
     let inside =
-        (1..n - 1).contains(&x) && (1..layers - 1).contains(&z) && (0..n as isize).contains(&y);
+        (1..n - 1).contains(&x) && (1..layers - 1).contains(&z) && (0..rows as isize).contains(&y);
     inside.then(|| {
-        let row = |z: usize| (z * n + y as usize) * n;
+        let row = |z: usize| (z * rows + y as usize) * n;
         [z - 1, z, z + 1].map(|z| grid.slots(row(z) + x - 1, row(z) + x + 1))
     })
 }
@@ -96,7 +97,8 @@ pub fn for_each_slab_span(
             (_, true, true) => Some(((c - cells) as usize, world)),
         }
     };
-    let Some((y, shift_y)) = wrap_index(y, n) else {
+    let rows = grid.rows();
+    let Some((y, shift_y)) = wrap_index(y, rows as isize) else {
         return;
     };
     // A flat world is one layer thick and never wraps in z.
@@ -107,7 +109,7 @@ pub fn for_each_slab_span(
         let Some((z, shift_z)) = wrap_index(z + dz, grid.layers() as isize) else {
             continue;
         };
-        let row = (z * n as usize + y) * n as usize;
+        let row = (z * rows + y) * n as usize;
         let shift = Vec3::new(0.0, shift_y, shift_z);
         let mut push = |first: isize, last: isize, shift: Vec3| {
             let slots = grid.slots(row + first as usize, row + last as usize);

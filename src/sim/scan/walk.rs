@@ -37,7 +37,7 @@ type Up<'a> = (&'a Sorted, &'a Grid, [usize; 2], (bool, f32), bool);
 
 impl Column {
     /// The window of cell `y` (the next cell up the column with boids in it): the slabs
-    /// `y − 1 ..= y + 1`, appending those not yet gathered and first moving those still
+    /// `y − r ..= y + r` (`r` rows to a cell's width, `Grid::rows_per_cell`), appending those not yet gathered and first moving those still
     /// needed to the front once `COMPACT_AT` boids are gathered, so that what a column
     /// gathers is rewritten in place, in the fastest cache, instead of growing into fresh
     /// memory up a long column.
@@ -49,7 +49,8 @@ impl Column {
         slab_end: &mut Vec<usize>,
         (sorted, grid, [x, z], edges, species): Up,
     ) -> Range<usize> {
-        let (lo, hi) = (y as isize - 1, y as isize + 1);
+        let reach = grid.rows_per_cell() as isize;
+        let (lo, hi) = (y as isize - reach, y as isize + reach);
         if self.next < lo {
             (self.first, self.next) = (lo, lo);
             slab_end.clear();
@@ -107,8 +108,7 @@ impl Scanner {
         species: bool,
         mut visit: impl FnMut(usize, &Neighbourhood),
     ) -> u64 {
-        let dims = grid.dims();
-        let layers = grid.layers();
+        let (dims, rows, layers) = (grid.dims(), grid.rows(), grid.layers());
         let nearest_image = needs_nearest_image(grid, wrap);
         let Scanner {
             spans,
@@ -122,7 +122,7 @@ impl Scanner {
         for z in 0..layers {
             for x in 0..dims {
                 let mut column = Column::default();
-                for y in 0..dims {
+                for y in 0..rows {
                     let own = grid.slots_of([x, y, z]);
                     if own.is_empty() {
                         continue;
