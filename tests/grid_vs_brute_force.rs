@@ -94,6 +94,39 @@ fn random_states_in_a_box_and_wrapped() {
     }
 }
 
+/// Crowded flocks: after a step with at least `CROWDED_AT` (180) candidates a boid, the grid
+/// splits its cells into two rows along y (`scan::ROWS_PER_CELL`); the windows, the scan
+/// and the reference must still find exactly the neighbours brute force finds.
+#[test]
+fn crowded_states_scanned_in_two_rows_a_cell() {
+    for (seed, wrap, fov, flat, kinds) in [
+        (11, false, 270.0, false, 1),
+        (12, true, 270.0, false, 1),
+        (13, true, 360.0, false, 3),
+        (14, false, 90.0, false, 1),
+        (15, true, 270.0, true, 1),
+        (16, false, 360.0, true, 2),
+    ] {
+        // Perception 5 in a world of 20: four cells a side, about 300 candidates a boid.
+        let (world, n) = (20.0, if flat { 500 } else { 900 });
+        let (p, v) = random_state(n, world, seed);
+        let settings = Settings {
+            flat,
+            species: kinds,
+            ..settings(world, wrap, 5.0, fov)
+        };
+        let mut flock = flock_with_state(settings, p, v);
+        flock.step(1.0 / 60.0);
+        let what = format!("crowded seed {seed} wrap {wrap} fov {fov} flat {flat}");
+        assert!(
+            flock.mean_candidates() >= 180.0,
+            "{what}: crowded enough for two rows a cell: {}",
+            flock.mean_candidates()
+        );
+        assert_grid_agrees(flock, &what);
+    }
+}
+
 #[test]
 fn boids_exactly_on_cell_borders_and_world_edges() {
     // Perception 5 in a world of 40: cells are exactly 5 wide, so multiples of 5 are borders.
