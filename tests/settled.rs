@@ -109,8 +109,8 @@ fn each_seed(preset: &str, check: impl Fn(&Settled) -> bool) {
 }
 
 /// One large flock, every neighbourhood flying together (measured: one group holding
-/// 100 % of the boids, local order 0.90–0.91; the defaults' is 0.84–0.85). Its
-/// polarization swings (0.43–0.61 on average) as the flock sweeps along the walls.
+/// 99–100 % of the boids, local order 0.89–0.91; the defaults' is 0.85). Its
+/// polarization swings (0.44–0.57 on average) as the flock sweeps along the walls.
 #[test]
 fn murmuration_is_one_large_ordered_flock() {
     each_seed("murmuration", |s| {
@@ -119,7 +119,7 @@ fn murmuration_is_one_large_ordered_flock() {
 }
 
 /// Several loose streams: groups longer than wide, spaced at about the separation radius
-/// (measured: 3.8–6.5 groups of 10 or more, elongation 1.6–1.8, spacing 0.92–0.97).
+/// (measured: 3.9–6.5 groups of 10 or more, elongation 1.7–1.8, spacing 0.93–0.97).
 #[test]
 fn ribbons_are_several_loose_streams() {
     each_seed("ribbons", |s| {
@@ -128,7 +128,7 @@ fn ribbons_are_several_loose_streams() {
 }
 
 /// Several separate groups, each strongly aligned though they fly different ways
-/// (measured: 6.0–6.5 groups, polarization within a group 0.65–0.79, of the whole flock
+/// (measured: 6.1–6.5 groups, polarization within a group 0.65–0.78, of the whole flock
 /// 0.23–0.50).
 #[test]
 fn arrows_are_separate_aligned_groups() {
