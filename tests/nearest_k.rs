@@ -199,3 +199,35 @@ fn the_cost_per_boid_does_not_grow_with_the_count() {
     // A few rings of cells, not the whole flock.
     assert!(small < 200.0, "{small} candidates per boid");
 }
+
+/// Found by `properties.rs`: boid 68 of this flock has two boids at exactly the same
+/// squared distance (241.14752, the same bits) in 19th place. The rings met them in cell
+/// order and kept the first; the reference sorts by index. Now both order a tie by the
+/// boids' indices, so the k nearest do not depend on the order of the search.
+#[test]
+fn a_tie_for_the_kth_place_goes_to_the_lower_index() {
+    let settings = Settings {
+        world_size: Some(35.87316),
+        perception: 1.0,
+        separation_radius: 0.1,
+        field_of_view: 360.0,
+        topological: true,
+        nearest_k: 19,
+        ..Settings::default()
+    };
+    let mut flock = Flock::with_settings(106, Some(2164438558), settings);
+    let p = flock.positions().to_vec();
+    let at = |i: usize| glam::Vec3::from_slice(&p[3 * i..3 * i + 3]);
+    let d2 = |j: usize| (at(j) - at(68)).length_squared();
+    assert_eq!(
+        d2(20).to_bits(),
+        d2(105).to_bits(),
+        "the tie this test is about"
+    );
+    let grid = flock.neighbour_sets();
+    let brute = flock.neighbour_sets_brute_force();
+    let mut b = brute[68].clone();
+    b.sort_unstable();
+    assert_eq!(grid[68], b);
+    assert!(grid[68].contains(&20) && !grid[68].contains(&105));
+}

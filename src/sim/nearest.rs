@@ -17,12 +17,16 @@ use super::scan::{Sorted, Span, View};
 /// The most neighbours a boid can heed (the top of the `nearestK` range).
 pub const MAX_K: usize = 20;
 
-/// The k nearest found so far, nearest first: a small sorted array, no allocation.
+/// The k nearest found so far, nearest first: a small sorted array, no allocation. Boids
+/// at exactly the same distance are ordered by their labels (their indices in the flock's
+/// arrays), so which of them makes the k-th place does not depend on the order the cells
+/// are searched in: the brute-force reference orders them the same way.
 #[derive(Clone, Copy, Debug)]
 pub struct Nearest {
     k: usize,
     len: usize,
     slot: [u32; MAX_K],
+    label: [u32; MAX_K],
     distance_squared: [f32; MAX_K],
     offset: [Vec3; MAX_K],
 }
@@ -34,6 +38,7 @@ impl Nearest {
             k: k.clamp(1, MAX_K),
             len: 0,
             slot: [0; MAX_K],
+            label: [0; MAX_K],
             distance_squared: [0.0; MAX_K],
             offset: [Vec3::ZERO; MAX_K],
         }
@@ -56,9 +61,13 @@ impl Nearest {
         }
     }
 
-    /// Keeps the candidate if it is among the k nearest so far (on a tie, the one already kept).
-    fn offer(&mut self, slot: usize, distance_squared: f32, offset: Vec3) {
-        if distance_squared >= self.bar() {
+    /// Keeps the candidate (sorted slot `slot`, labelled `label`) if it is among the k
+    /// nearest so far; at the same distance, the lower label is the nearer.
+    fn offer(&mut self, slot: usize, label: u32, distance_squared: f32, offset: Vec3) {
+        let nearer = |found: &Self, at: usize| {
+            (distance_squared, label) < (found.distance_squared[at], found.label[at])
+        };
+        if self.len == self.k && !nearer(self, self.k - 1) {
             return;
         }
         let mut at = if self.len < self.k {
@@ -67,13 +76,15 @@ impl Nearest {
         } else {
             self.k - 1
         };
-        while at > 0 && self.distance_squared[at - 1] > distance_squared {
+        while at > 0 && nearer(self, at - 1) {
             self.slot[at] = self.slot[at - 1];
+            self.label[at] = self.label[at - 1];
             self.distance_squared[at] = self.distance_squared[at - 1];
             self.offset[at] = self.offset[at - 1];
             at -= 1;
         }
         self.slot[at] = slot as u32;
+        self.label[at] = label;
         self.distance_squared[at] = distance_squared;
         self.offset[at] = offset;
     }
@@ -289,12 +300,13 @@ impl Search<'_> {
         let sorted = self.sorted;
         let columns = [&sorted.x, &sorted.y, &sorted.z].map(|c| &c[slots.clone()]);
         let [xs, ys, zs] = columns;
-        // Most candidates are farther than the k-th nearest so far: one compare, no more.
+        // Most candidates are farther than the k-th nearest so far: one compare, no more
+        // (one at the same distance may still win on its label).
         let mut bar = found.bar();
         for (n, ((&x, &y), &z)) in xs.iter().zip(ys).zip(zs).enumerate() {
             let offset = Vec3::new(x, y, z) - image;
             let distance_squared = offset.length_squared();
-            if distance_squared >= bar {
+            if distance_squared > bar {
                 continue;
             }
             self.offer(slots.start + n, offset, distance_squared, seeker, found);
@@ -310,7 +322,7 @@ impl Search<'_> {
         seeker: &Seeker,
         found: &mut Nearest,
     ) {
-        if distance_squared >= found.bar() || seeker.exclude == Some(j) {
+        if distance_squared > found.bar() || seeker.exclude == Some(j) {
             return;
         }
         if let Some(sight) = &seeker.sight {
@@ -318,7 +330,7 @@ impl Search<'_> {
                 return;
             }
         }
-        found.offer(j, distance_squared, offset);
+        found.offer(j, self.sorted.label[j], distance_squared, offset);
     }
 
     /// Every boid, at its nearest image: for wrapped worlds only a few cells wide.
@@ -371,19 +383,28 @@ mod tests {
     fn nearest_keeps_the_k_smallest_in_order() {
         let mut found = Nearest::new(3);
         for (slot, d) in [(0, 5.0), (1, 1.0), (2, 4.0), (3, 9.0), (4, 2.0), (5, 0.5)] {
-            found.offer(slot, d, Vec3::ZERO);
+            found.offer(slot, slot as u32, d, Vec3::ZERO);
         }
         let kept: Vec<_> = found.iter().map(|(slot, d, _)| (slot, d)).collect();
         assert_eq!(kept, vec![(5, 0.5), (1, 1.0), (4, 2.0)]);
         assert_eq!(found.bar(), 2.0);
         let mut one = Nearest::new(1);
-        one.offer(7, 3.0, Vec3::X);
-        one.offer(8, 3.0, Vec3::Y);
+        one.offer(7, 7, 3.0, Vec3::X);
+        one.offer(8, 8, 3.0, Vec3::Y);
+        assert_eq!(one.iter().next().map(|(s, _, _)| s), Some(7));
+        // At the same distance the lower label wins, whichever came first.
+        one.offer(9, 2, 3.0, Vec3::Z);
         assert_eq!(
             one.iter().next().map(|(s, _, _)| s),
-            Some(7),
-            "ties keep the first"
+            Some(9),
+            "a tie goes to the lower label"
         );
+        let mut three = Nearest::new(3);
+        for (slot, label) in [(0, 50), (1, 40), (2, 30), (3, 20), (4, 10)] {
+            three.offer(slot, label, 1.0, Vec3::ZERO);
+        }
+        let kept: Vec<_> = three.iter().map(|(slot, _, _)| slot).collect();
+        assert_eq!(kept, vec![4, 3, 2], "the three lowest labels, in order");
         assert_eq!(Nearest::new(99).k, MAX_K);
         assert_eq!(Nearest::new(0).k, 1);
     }
@@ -446,7 +467,7 @@ mod tests {
                                 world,
                                 wrap,
                             );
-                            everyone.offer(j, offset.length_squared(), offset);
+                            everyone.offer(j, sorted.label[j], offset.length_squared(), offset);
                         }
                         let slots = |found: &Nearest| -> Vec<usize> {
                             found.iter().map(|(slot, _, _)| slot).collect()
