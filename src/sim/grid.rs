@@ -101,6 +101,19 @@ impl Grid {
         ]
     }
 
+    /// Index `c` along an axis of `cells` cells, wrapped across a world of side `world`:
+    /// the cell it lands in and how far its boids move to lie next to the cell looking;
+    /// `None` past a wall (`wrap` false). `c` is at most one world outside the grid.
+    pub fn wrap_cell(c: isize, cells: usize, wrap: bool, world: f32) -> Option<(usize, f32)> {
+        let cells = cells as isize;
+        match (c < 0, c >= cells, wrap) {
+            (false, false, _) => Some((c as usize, 0.0)),
+            (_, _, false) => None,
+            (true, _, true) => Some(((c + cells) as usize, -world)),
+            (_, true, true) => Some(((c - cells) as usize, world)),
+        }
+    }
+
     pub fn cell_index(&self, [x, y, z]: [usize; 3]) -> usize {
         (z * self.rows + y) * self.dims + x
     }
@@ -242,5 +255,14 @@ mod tests {
         let g = grid(10.0, 5.0, 4);
         assert_eq!(g.cell_coords(5.0, 0.0, 10.0), [1, 0, 1]);
         assert_eq!(g.cell_coords(-1.0, f32::NAN, 99.0), [0, 0, 1]);
+    }
+
+    #[test]
+    fn an_index_past_an_edge_wraps_with_its_shift_or_stops_at_a_wall() {
+        assert_eq!(Grid::wrap_cell(3, 8, true, 40.0), Some((3, 0.0)));
+        assert_eq!(Grid::wrap_cell(-1, 8, true, 40.0), Some((7, -40.0)));
+        assert_eq!(Grid::wrap_cell(9, 8, true, 40.0), Some((1, 40.0)));
+        assert_eq!(Grid::wrap_cell(-1, 8, false, 40.0), None);
+        assert_eq!(Grid::wrap_cell(8, 8, false, 40.0), None);
     }
 }

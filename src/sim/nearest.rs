@@ -211,31 +211,21 @@ impl Search<'_> {
     /// world, of a square): along y, `ring` cells' widths of rows.
     fn ring(&self, ring: isize, cell: [isize; 3], seeker: &Seeker, found: &mut Nearest) -> usize {
         let grid = self.grid;
-        let (n, rows) = (grid.dims() as isize, grid.rows() as isize);
         let world = self.view.world;
         let z_ring = if grid.is_flat() { 0 } else { ring };
         let (y_ring, y_inner) = (ring * self.reach(), (ring - 1) * self.reach());
         let [cx, cy, cz] = cell;
-        // A cell index past an edge of `cells`: the cell it wraps to and how far its boids
-        // move.
-        let wrap_index = |c: isize, cells: isize| -> Option<(usize, f32)> {
-            match (c < 0, c >= cells, self.wrap) {
-                (false, false, _) => Some((c as usize, 0.0)),
-                (_, _, false) => None,
-                (true, _, true) => Some(((c + cells) as usize, -world)),
-                (_, true, true) => Some(((c - cells) as usize, world)),
-            }
-        };
+        let wrap_cell = |c: isize, cells: usize| Grid::wrap_cell(c, cells, self.wrap, world);
         let mut examined = 0;
         for dz in -z_ring..=z_ring {
-            let Some((z, shift_z)) = wrap_index(cz + dz, grid.layers() as isize) else {
+            let Some((z, shift_z)) = wrap_cell(cz + dz, grid.layers()) else {
                 continue;
             };
             for dy in -y_ring..=y_ring {
-                let Some((y, shift_y)) = wrap_index(cy + dy, rows) else {
+                let Some((y, shift_y)) = wrap_cell(cy + dy, grid.rows()) else {
                     continue;
                 };
-                let row = (z * rows as usize + y) * n as usize;
+                let row = grid.cell_index([0, y, z]);
                 let shift = Vec3::new(0.0, shift_y, shift_z);
                 // Outside the block of the ring before: the whole row of the shell.
                 if dz.abs() == ring || dy.abs() > y_inner {

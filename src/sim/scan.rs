@@ -34,11 +34,11 @@ use window::look_around_lanes;
 /// the cells one width around its own along x and z, but only `ROWS_PER_CELL` rows (a
 /// width) each way along y, so it spans 2 + 1/`ROWS_PER_CELL` widths there, not 3. The walk
 /// goes up y, gathering one slab a row: what it copies does not grow, only the number of
-/// slabs, and each window serves fewer boids. Measured on the same settled states at 10,000 boids, natively (fastest
-/// of 45 steps, ms, 1 → 2 → 3 → 4 rows): defaults 3.38 → 3.13 → 3.07 → 3.10 (candidates
-/// 289 → 250 → 236 → 229), standard 2.36 → 2.27 → 2.28 → 2.34, ribbons 2.15 → 2.16 → 2.25
-/// → 2.34, fish ball 2.41 → 2.32 → 2.37 → 2.41: past two, each boid's fixed costs and the
-/// more, smaller windows eat what fewer candidates save.
+/// slabs, and each window serves fewer boids. Measured on the same settled states at
+/// 10,000 boids, natively (fastest of 45 steps, ms, 1 → 2 → 3 → 4 rows): defaults 3.38 →
+/// 3.13 → 3.07 → 3.10 (candidates 289 → 250 → 236 → 229), standard 2.36 → 2.27 → 2.28 →
+/// 2.34, ribbons 2.15 → 2.16 → 2.25 → 2.34, fish ball 2.41 → 2.32 → 2.37 → 2.41: past two,
+/// each boid's fixed costs and the more, smaller windows eat what fewer candidates save.
 pub const ROWS_PER_CELL: usize = 2;
 
 /// `a * b + c`. In the relaxed-SIMD build (`scripts/build-relaxed.sh`) one

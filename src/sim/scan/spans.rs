@@ -67,11 +67,12 @@ pub(super) fn interior_slab(
     [x, z]: [usize; 2],
     y: isize,
 ) -> Option<[Range<usize>; 3]> {
-    let (n, rows, layers) = (grid.dims(), grid.rows(), grid.layers());
-    let inside =
-        (1..n - 1).contains(&x) && (1..layers - 1).contains(&z) && (0..rows as isize).contains(&y);
+    let (n, layers) = (grid.dims(), grid.layers());
+    let inside = (1..n - 1).contains(&x)
+        && (1..layers - 1).contains(&z)
+        && (0..grid.rows() as isize).contains(&y);
     inside.then(|| {
-        let row = |z: usize| (z * rows + y as usize) * n;
+        let row = |z: usize| grid.cell_index([0, y as usize, z]);
         [z - 1, z, z + 1].map(|z| grid.slots(row(z) + x - 1, row(z) + x + 1))
     })
 }
@@ -89,16 +90,7 @@ pub fn for_each_slab_span(
     mut visit: impl FnMut(Range<usize>, Vec3),
 ) {
     let n = grid.dims() as isize;
-    let wrap_index = |c: isize, cells: isize| -> Option<(usize, f32)> {
-        match (c < 0, c >= cells, wrap) {
-            (false, false, _) => Some((c as usize, 0.0)),
-            (_, _, false) => None,
-            (true, _, true) => Some(((c + cells) as usize, -world)),
-            (_, true, true) => Some(((c - cells) as usize, world)),
-        }
-    };
-    let rows = grid.rows();
-    let Some((y, shift_y)) = wrap_index(y, rows as isize) else {
+    let Some((y, shift_y)) = Grid::wrap_cell(y, grid.rows(), wrap, world) else {
         return;
     };
     // A flat world is one layer thick and never wraps in z.
@@ -106,10 +98,10 @@ pub fn for_each_slab_span(
     let (x, z) = (x as isize, z as isize);
     let (lo, hi) = (x - 1, x + 1);
     for dz in -z_reach..=z_reach {
-        let Some((z, shift_z)) = wrap_index(z + dz, grid.layers() as isize) else {
+        let Some((z, shift_z)) = Grid::wrap_cell(z + dz, grid.layers(), wrap, world) else {
             continue;
         };
-        let row = (z * rows + y) * n as usize;
+        let row = grid.cell_index([0, y, z]);
         let shift = Vec3::new(0.0, shift_y, shift_z);
         let mut push = |first: isize, last: isize, shift: Vec3| {
             let slots = grid.slots(row + first as usize, row + last as usize);
