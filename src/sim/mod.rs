@@ -2,6 +2,7 @@
 
 mod behaviours;
 mod edges;
+pub mod experiment;
 mod flock;
 mod glide;
 mod grid;

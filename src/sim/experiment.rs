@@ -1,0 +1,430 @@
+//! Experiments (issue 26): one parameter swept over values, for several seeds, each point
+//! settled and then measured over a window of flock time. The same spec gives the same rows,
+//! bit for bit: no clock, no global random numbers, every flock stepped at `DT`.
+//!
+//! This module knows nothing of the web and prints no floats (the wasm module has no float
+//! printing): messages name the field and the limit, numbers of the table written by
+//! `plain`. The JS binding (`src/web/experiment.rs`) and the native runner
+//! (`src/bin/experiment.rs`) both drive `Runner`.
+
+mod runner;
+
+pub use runner::{run, Row, Runner, Stat};
+
+use crate::sim::params::Param;
+
+/// Every experiment steps its flocks at this.
+pub const DT: f32 = 1.0 / 60.0;
+/// Steps in a second of flock time (1 / `DT`).
+const STEPS_PER_SECOND: f64 = 60.0;
+/// The most boids an experiment flies.
+pub const MAX_COUNT: usize = 20_000;
+pub const MAX_VALUES: usize = 201;
+pub const MAX_SEEDS: usize = 64;
+/// The longest point, settle + measure, in seconds.
+pub const MAX_POINT_SECONDS: f64 = 600.0;
+
+/// "up": each point from a fresh flock; "up-down": one flock per seed carried through the
+/// values and back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    Up,
+    UpDown,
+}
+
+impl Direction {
+    /// The JS spec's name: "up" or "up-down".
+    pub fn name(self) -> &'static str {
+        match self {
+            Direction::Up => "up",
+            Direction::UpDown => "up-down",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Direction> {
+        match name {
+            "up" => Some(Direction::Up),
+            "up-down" => Some(Direction::UpDown),
+            _ => None,
+        }
+    }
+}
+
+/// The way a row was run: "up" or "down".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Leg {
+    Up,
+    Down,
+}
+
+impl Leg {
+    pub fn name(self) -> &'static str {
+        match self {
+            Leg::Up => "up",
+            Leg::Down => "down",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Leg> {
+        match name {
+            "up" => Some(Leg::Up),
+            "down" => Some(Leg::Down),
+            _ => None,
+        }
+    }
+}
+
+/// A class split: slice `index` (0-based) of `of` holds units index, index + of, …
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slice {
+    pub index: usize,
+    pub of: usize,
+}
+
+/// An experiment.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spec {
+    /// Base settings, applied in the order given, before `param`.
+    pub settings: Vec<(Param, f64)>,
+    pub param: Param,
+    pub values: Vec<f64>,
+    pub direction: Direction,
+    pub seeds: Vec<u32>,
+    pub count: usize,
+    /// Seconds of flock time before each point's measuring window.
+    pub settle: f64,
+    /// Seconds of the measuring window.
+    pub measure: f64,
+    /// Seconds between samples in the window.
+    pub sample_every: f64,
+    /// Run only this slice's units.
+    pub slice: Option<Slice>,
+}
+
+/// A unit of work: "up": one (seed, value) point; "up-down": one seed's whole chain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unit {
+    pub seed_index: usize,
+    pub value_index: Option<usize>,
+}
+
+/// `Type`: a wrong kind of thing (unknown name, seed where it may not be); `Range`: a number
+/// or a length out of bounds. The JS binding throws a `TypeError` or a `RangeError`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    Type,
+    Range,
+}
+
+/// A refused spec: the field in the JS spec's names ("values[3]", "settings.cohesion",
+/// "seeds", "slice.of"), and a message that starts with it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpecError {
+    pub field: String,
+    pub kind: ErrorKind,
+    pub message: String,
+}
+
+impl SpecError {
+    fn new(field: &str, kind: ErrorKind, what: &str) -> SpecError {
+        SpecError {
+            field: field.to_string(),
+            kind,
+            message: format!("{field}: {what}"),
+        }
+    }
+
+    fn range(field: &str, what: &str) -> SpecError {
+        SpecError::new(field, ErrorKind::Range, what)
+    }
+}
+
+impl std::fmt::Display for SpecError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for SpecError {}
+
+/// The parameter a spec names at `field` ("param", or "settings.<name>" for a setting):
+/// unknown names are a `Type` error.
+pub fn param_named(field: &str, name: &str) -> Result<Param, SpecError> {
+    Param::from_name(name)
+        .ok_or_else(|| SpecError::new(field, ErrorKind::Type, "unknown parameter"))
+}
+
+/// A number of the parameter table (a range's end) without float printing: whole
+/// thousandths are all the table holds.
+fn plain(value: f64) -> String {
+    let thousandths = (value.abs() * 1000.0).round() as u64;
+    let sign = if value < 0.0 { "-" } else { "" };
+    let (whole, mut part) = (thousandths / 1000, thousandths % 1000);
+    if part == 0 {
+        return format!("{sign}{whole}");
+    }
+    let mut digits = 3;
+    while part % 10 == 0 {
+        part /= 10;
+        digits -= 1;
+    }
+    format!("{sign}{whole}.{part:0digits$}")
+}
+
+/// Seconds of flock time as whole steps at `DT`.
+fn steps(seconds: f64) -> u64 {
+    (seconds * STEPS_PER_SECOND).round() as u64
+}
+
+impl Spec {
+    /// Every rule of a spec; the first that fails is reported.
+    pub fn validate(&self) -> Result<(), SpecError> {
+        let seed_field = |field: &str, param: Param| match param {
+            Param::Seed => Err(SpecError::new(
+                field,
+                ErrorKind::Type,
+                "seed comes from seeds",
+            )),
+            _ => Ok(()),
+        };
+        for &(param, value) in &self.settings {
+            let field = format!("settings.{}", param.spec().name);
+            seed_field(&field, param)?;
+            if !value.is_finite() {
+                return Err(SpecError::range(&field, "not a finite number"));
+            }
+        }
+        seed_field("param", self.param)?;
+        let spec = self.param.spec();
+        if self.values.is_empty() {
+            return Err(SpecError::range("values", "at least one value is needed"));
+        }
+        if self.values.len() > MAX_VALUES {
+            return Err(SpecError::range(
+                "values",
+                &format!("at most {MAX_VALUES} values"),
+            ));
+        }
+        for (i, &value) in self.values.iter().enumerate() {
+            let field = format!("values[{i}]");
+            if !value.is_finite() {
+                return Err(SpecError::range(&field, "not a finite number"));
+            }
+            if value < spec.min || value > spec.max {
+                let range = format!("{} to {}", plain(spec.min), plain(spec.max));
+                let what = format!("outside the range of {}, {range}", spec.name);
+                return Err(SpecError::range(&field, &what));
+            }
+        }
+        if self.seeds.is_empty() {
+            return Err(SpecError::range("seeds", "at least one seed is needed"));
+        }
+        if self.seeds.len() > MAX_SEEDS {
+            return Err(SpecError::range(
+                "seeds",
+                &format!("at most {MAX_SEEDS} seeds"),
+            ));
+        }
+        let fewest = Param::Count.spec().min as usize;
+        if self.count < fewest || self.count > MAX_COUNT {
+            let what = format!("must be {fewest} to {MAX_COUNT} boids");
+            return Err(SpecError::range("count", &what));
+        }
+        if !(self.settle.is_finite() && self.settle >= 0.0) {
+            return Err(SpecError::range("settle", "must be a finite number ≥ 0 s"));
+        }
+        if !(self.measure.is_finite() && self.measure > 0.0) {
+            return Err(SpecError::range("measure", "must be a finite number > 0 s"));
+        }
+        if self.settle + self.measure > MAX_POINT_SECONDS {
+            let what = format!("settle + measure must be at most {MAX_POINT_SECONDS} s");
+            return Err(SpecError::range("measure", &what));
+        }
+        // At least a step apart, so a window holds no more samples than steps.
+        let every = self.sample_every;
+        if !(every.is_finite() && every * STEPS_PER_SECOND >= 1.0 && every <= self.measure) {
+            let what = "must be at least one step (1/60 s) and at most measure";
+            return Err(SpecError::range("sampleEvery", what));
+        }
+        if let Some(slice) = self.slice {
+            let units = self.units().len();
+            if slice.of < 1 {
+                return Err(SpecError::range("slice.of", "must be at least 1"));
+            }
+            if slice.of > units {
+                let what = format!("must be at most the number of units, {units}");
+                return Err(SpecError::range("slice.of", &what));
+            }
+            if slice.index >= slice.of {
+                return Err(SpecError::range("slice.index", "must be below slice.of"));
+            }
+        }
+        Ok(())
+    }
+
+    /// FNV-1a over everything but `slice` (names, and the bits of every number, −0 as 0):
+    /// the same experiment gives the same print, and slices of it share it.
+    pub fn fingerprint(&self) -> u64 {
+        let mut hash = Fnv(0xcbf2_9ce4_8422_2325);
+        let name = |hash: &mut Fnv, param: Param| {
+            hash.bytes(param.spec().name.as_bytes());
+            hash.bytes(&[0]);
+        };
+        hash.word(self.settings.len() as u64);
+        for &(param, value) in &self.settings {
+            name(&mut hash, param);
+            hash.real(value);
+        }
+        name(&mut hash, self.param);
+        hash.word(self.values.len() as u64);
+        for &value in &self.values {
+            hash.real(value);
+        }
+        hash.bytes(self.direction.name().as_bytes());
+        hash.word(self.seeds.len() as u64);
+        for &seed in &self.seeds {
+            hash.bytes(&seed.to_le_bytes());
+        }
+        hash.word(self.count as u64);
+        for value in [self.settle, self.measure, self.sample_every] {
+            hash.real(value);
+        }
+        hash.0
+    }
+
+    /// The whole experiment's units in canonical order: seed-major, then values.
+    pub fn units(&self) -> Vec<Unit> {
+        let seeds = 0..self.seeds.len();
+        match self.direction {
+            Direction::Up => seeds
+                .flat_map(|seed_index| {
+                    (0..self.values.len()).map(move |v| Unit {
+                        seed_index,
+                        value_index: Some(v),
+                    })
+                })
+                .collect(),
+            Direction::UpDown => seeds
+                .map(|seed_index| Unit {
+                    seed_index,
+                    value_index: None,
+                })
+                .collect(),
+        }
+    }
+
+    /// The units this spec runs: its slice's (round robin over `units`), or all.
+    pub fn slice_units(&self) -> Vec<Unit> {
+        let units = self.units();
+        match self.slice {
+            None => units,
+            Some(slice) => units
+                .into_iter()
+                .skip(slice.index)
+                .step_by(slice.of.max(1))
+                .collect(),
+        }
+    }
+
+    /// The points of one unit in the order run: (leg, value index); an up-down chain
+    /// runs the values up, then down from the top (measured in both legs).
+    pub fn points(&self, unit: Unit) -> Vec<(Leg, usize)> {
+        match unit.value_index {
+            Some(v) => vec![(Leg::Up, v)],
+            None => {
+                let n = self.values.len();
+                let up = (0..n).map(|v| (Leg::Up, v));
+                up.chain((0..n).rev().map(|v| (Leg::Down, v))).collect()
+            }
+        }
+    }
+
+    /// Samples in a point's measuring window.
+    pub fn samples(&self) -> usize {
+        (self.measure / self.sample_every + 1e-9).floor() as usize
+    }
+
+    /// Flock steps in one point (settle + measure at `DT`).
+    pub fn point_steps(&self) -> u64 {
+        steps(self.settle + self.measure)
+    }
+}
+
+/// 64-bit FNV-1a.
+struct Fnv(u64);
+
+impl Fnv {
+    fn bytes(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    fn word(&mut self, word: u64) {
+        self.bytes(&word.to_le_bytes());
+    }
+
+    fn real(&mut self, value: f64) {
+        self.word((value + 0.0).to_bits());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec() -> Spec {
+        Spec {
+            settings: vec![(Param::Cohesion, 1.2)],
+            param: Param::Alignment,
+            values: vec![0.0, 1.0, 2.0],
+            direction: Direction::Up,
+            seeds: vec![1, 2],
+            count: 200,
+            settle: 1.0,
+            measure: 1.0,
+            sample_every: 0.5,
+            slice: None,
+        }
+    }
+
+    #[test]
+    fn plain_writes_the_tables_numbers() {
+        assert_eq!(plain(0.0), "0");
+        assert_eq!(plain(0.1), "0.1");
+        assert_eq!(plain(12.0), "12");
+        assert_eq!(plain(100_000.0), "100000");
+        assert_eq!(plain(0.05), "0.05");
+        assert_eq!(plain(-1.25), "-1.25");
+    }
+
+    #[test]
+    fn units_points_and_steps() {
+        let mut spec = spec();
+        assert_eq!(spec.units().len(), 6);
+        assert_eq!(spec.samples(), 2);
+        assert_eq!(spec.point_steps(), 120);
+        spec.direction = Direction::UpDown;
+        let units = spec.units();
+        assert_eq!(units.len(), 2);
+        let points = spec.points(units[0]);
+        assert_eq!(points.len(), 6);
+        assert_eq!(points[2], (Leg::Up, 2));
+        assert_eq!(points[3], (Leg::Down, 2));
+        assert_eq!(points[5], (Leg::Down, 0));
+    }
+
+    #[test]
+    fn the_print_ignores_the_slice_and_sees_the_rest() {
+        let base = spec();
+        let mut sliced = base.clone();
+        sliced.slice = Some(Slice { index: 1, of: 3 });
+        assert_eq!(base.fingerprint(), sliced.fingerprint());
+        let mut other = base.clone();
+        other.values[2] = 2.5;
+        assert_ne!(base.fingerprint(), other.fingerprint());
+        let mut signed = base.clone();
+        signed.values[0] = -0.0;
+        assert_eq!(base.fingerprint(), signed.fingerprint());
+    }
+}
