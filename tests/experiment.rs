@@ -1,0 +1,546 @@
+//! Experiments (issue 26): the spec's rules, the rows (the same twice, bit for bit; "up" as a
+//! flock run by hand; "up-down" both legs), slices that partition the whole, the native
+//! runner's CSV (slices merged equal the whole run; another experiment refused), numbers
+//! written as JavaScript writes them, and one physical check: alignment orders a flock.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use boids::sim::experiment::{
+    param_named, run, Direction, ErrorKind, Leg, Row, Runner, Slice, Spec, Stat, DT, MAX_COUNT,
+    MAX_SEEDS, MAX_VALUES,
+};
+use boids::sim::{Flock, Param, Settings};
+
+#[path = "../src/bin/experiment/jsnum.rs"]
+mod jsnum;
+
+/// The small experiment of the tests: 200 boids, 2 seeds, 3 values, 1 s + 1 s.
+fn small(direction: Direction) -> Spec {
+    Spec {
+        settings: vec![(Param::Wrap, 1.0), (Param::Cohesion, 1.2)],
+        param: Param::Alignment,
+        values: vec![0.0, 1.5, 3.0],
+        direction,
+        seeds: vec![1, 2],
+        count: 200,
+        settle: 1.0,
+        measure: 1.0,
+        sample_every: 0.5,
+        slice: None,
+    }
+}
+
+/// Every number of a row as bits, to compare rows exactly (NaN included).
+fn bits(rows: &[Row]) -> Vec<Vec<u64>> {
+    rows.iter()
+        .map(|row| {
+            let mut all = vec![
+                u64::from(row.seed),
+                row.leg as u64,
+                row.value.to_bits(),
+                row.value_index as u64,
+                row.samples as u64,
+            ];
+            for stat in stats(row) {
+                all.extend([stat.mean.to_bits(), stat.sd.to_bits()]);
+            }
+            all
+        })
+        .collect()
+}
+
+fn stats(row: &Row) -> [Stat; 6] {
+    [
+        row.polarization,
+        row.milling,
+        row.groups,
+        row.largest_group,
+        row.median_nearest,
+        row.mean_neighbours,
+    ]
+}
+
+#[test]
+fn each_rule_names_its_field_and_kind() {
+    type Change = fn(&mut Spec);
+    let cases: &[(Change, &str, ErrorKind)] = &[
+        (
+            |s| s.settings.push((Param::Seed, 3.0)),
+            "settings.seed",
+            ErrorKind::Type,
+        ),
+        (
+            |s| s.settings[1].1 = f64::NAN,
+            "settings.cohesion",
+            ErrorKind::Range,
+        ),
+        (
+            |s| s.settings[0].1 = f64::INFINITY,
+            "settings.wrap",
+            ErrorKind::Range,
+        ),
+        (|s| s.param = Param::Seed, "param", ErrorKind::Type),
+        (|s| s.values.clear(), "values", ErrorKind::Range),
+        (
+            |s| s.values = vec![1.0; MAX_VALUES + 1],
+            "values",
+            ErrorKind::Range,
+        ),
+        (|s| s.values[1] = f64::NAN, "values[1]", ErrorKind::Range),
+        (|s| s.values[2] = 3.5, "values[2]", ErrorKind::Range),
+        (|s| s.values[0] = -0.1, "values[0]", ErrorKind::Range),
+        (|s| s.seeds.clear(), "seeds", ErrorKind::Range),
+        (
+            |s| s.seeds = vec![1; MAX_SEEDS + 1],
+            "seeds",
+            ErrorKind::Range,
+        ),
+        (|s| s.count = 49, "count", ErrorKind::Range),
+        (|s| s.count = MAX_COUNT + 1, "count", ErrorKind::Range),
+        (|s| s.settle = -1.0, "settle", ErrorKind::Range),
+        (|s| s.settle = f64::NAN, "settle", ErrorKind::Range),
+        (|s| s.measure = 0.0, "measure", ErrorKind::Range),
+        (|s| s.measure = f64::INFINITY, "measure", ErrorKind::Range),
+        (|s| s.settle = 599.5, "measure", ErrorKind::Range),
+        (|s| s.sample_every = 0.0, "sampleEvery", ErrorKind::Range),
+        (|s| s.sample_every = 0.001, "sampleEvery", ErrorKind::Range),
+        (|s| s.sample_every = 1.5, "sampleEvery", ErrorKind::Range),
+        (
+            |s| s.sample_every = f64::NAN,
+            "sampleEvery",
+            ErrorKind::Range,
+        ),
+        (
+            |s| s.slice = Some(Slice { index: 0, of: 0 }),
+            "slice.of",
+            ErrorKind::Range,
+        ),
+        (
+            |s| s.slice = Some(Slice { index: 0, of: 7 }),
+            "slice.of",
+            ErrorKind::Range,
+        ),
+        (
+            |s| s.slice = Some(Slice { index: 3, of: 3 }),
+            "slice.index",
+            ErrorKind::Range,
+        ),
+        // The first failure wins.
+        (
+            |s| {
+                s.values[0] = 9.0;
+                s.count = 0;
+            },
+            "values[0]",
+            ErrorKind::Range,
+        ),
+    ];
+    assert_eq!(small(Direction::Up).validate(), Ok(()));
+    for (i, (change, field, kind)) in cases.iter().enumerate() {
+        let mut spec = small(Direction::Up);
+        change(&mut spec);
+        let error = spec.validate().expect_err(&format!("case {i} ({field})"));
+        assert_eq!(
+            (error.field.as_str(), error.kind),
+            (*field, *kind),
+            "case {i}"
+        );
+        assert!(error.message.starts_with(field), "{}", error.message);
+        assert!(
+            Runner::new(spec).is_err(),
+            "case {i}: Runner::new validates"
+        );
+    }
+    // The range is in the message, written without float printing.
+    let mut spec = small(Direction::Up);
+    spec.param = Param::SeparationRadius;
+    spec.values = vec![0.05];
+    let message = spec.validate().unwrap_err().message;
+    assert_eq!(
+        message,
+        "values[0]: outside the range of separationRadius, 0.1 to 12"
+    );
+    // Names the spec gives are checked where they are read.
+    let unknown = param_named("settings.foo", "foo").unwrap_err();
+    assert_eq!(unknown.kind, ErrorKind::Type);
+    assert_eq!(unknown.message, "settings.foo: unknown parameter");
+    assert_eq!(param_named("param", "alignment"), Ok(Param::Alignment));
+    assert_eq!(Direction::from_name("up-down"), Some(Direction::UpDown));
+    assert_eq!(Direction::from_name("down"), None);
+}
+
+#[test]
+fn the_same_spec_gives_the_same_rows_bit_for_bit() {
+    for direction in [Direction::Up, Direction::UpDown] {
+        let first = run(small(direction)).unwrap();
+        let second = run(small(direction)).unwrap();
+        assert_eq!(bits(&first), bits(&second));
+        // A few steps at a time, as the worker runs it, gives the same rows.
+        let mut runner = Runner::new(small(direction)).unwrap();
+        let mut calls = 0;
+        while !runner.advance(37) {
+            calls += 1;
+            assert!(runner.steps_done() < runner.steps_total());
+        }
+        assert_eq!(runner.steps_done(), runner.steps_total());
+        assert!(calls > 5, "{calls}");
+        assert_eq!(bits(runner.rows()), bits(&first));
+    }
+}
+
+/// Mean and sample standard deviation, as the rows have them.
+fn stat(samples: &[f64]) -> Stat {
+    let n = samples.len() as f64;
+    let mean = samples.iter().sum::<f64>() / n;
+    let squares: f64 = samples.iter().map(|x| (x - mean) * (x - mean)).sum();
+    Stat {
+        mean,
+        sd: (squares / (n - 1.0)).sqrt(),
+    }
+}
+
+#[test]
+fn an_up_row_is_a_fresh_flock_run_by_hand() {
+    let spec = small(Direction::Up);
+    let rows = run(spec.clone()).unwrap();
+    assert_eq!(rows.len(), 6);
+    // Seed 2, value 1.5: the fifth row.
+    let row = rows[4];
+    assert_eq!(
+        (row.seed, row.leg, row.value, row.value_index),
+        (2, Leg::Up, 1.5, 1)
+    );
+    let mut flock = Flock::with_settings(200, Some(2), Settings::default());
+    flock.set(Param::Wrap, 1.0).unwrap();
+    flock.set(Param::Cohesion, 1.2).unwrap();
+    flock.set(Param::Alignment, 1.5).unwrap();
+    let mut taken = [(); 6].map(|_| Vec::new());
+    // Samples at 1.5 s and 2 s: steps 90 and 120 of 1/60 s.
+    for step in 1..=120 {
+        flock.step(DT);
+        if step == 90 || step == 120 {
+            let m = flock.metrics();
+            let measures = [
+                f64::from(m.polarization),
+                f64::from(m.milling),
+                m.big_groups as f64,
+                f64::from(m.largest_group),
+                f64::from(m.median_nearest),
+                f64::from(flock.mean_neighbours()),
+            ];
+            for (list, value) in taken.iter_mut().zip(measures) {
+                list.push(value);
+            }
+        }
+    }
+    assert_eq!(row.samples, 2);
+    for (got, samples) in stats(&row).into_iter().zip(&taken) {
+        let want = stat(samples);
+        assert_eq!(got.mean.to_bits(), want.mean.to_bits(), "{samples:?}");
+        assert_eq!(got.sd.to_bits(), want.sd.to_bits(), "{samples:?}");
+    }
+}
+
+#[test]
+fn up_down_rows_hold_both_legs_with_the_top_in_both() {
+    let spec = small(Direction::UpDown);
+    let rows = run(spec.clone()).unwrap();
+    let got: Vec<(u32, Leg, f64)> = rows.iter().map(|r| (r.seed, r.leg, r.value)).collect();
+    let mut want = Vec::new();
+    for seed in [1, 2] {
+        for value in [0.0, 1.5, 3.0] {
+            want.push((seed, Leg::Up, value));
+        }
+        for value in [3.0, 1.5, 0.0] {
+            want.push((seed, Leg::Down, value));
+        }
+    }
+    assert_eq!(got, want);
+    // The chain carries on: the first point of a seed is an "up" run's, the later ones not.
+    let up = run(small(Direction::Up)).unwrap();
+    assert_eq!(bits(&rows[..1]), bits(&up[..1]));
+    assert_ne!(bits(&rows[1..2]), bits(&up[1..2]));
+    // The top measured twice, a settle apart: not the same window.
+    assert_ne!(rows[2].polarization, rows[3].polarization);
+    assert!(rows.iter().all(|row| row.samples == 2));
+}
+
+#[test]
+fn slices_partition_the_whole_and_their_rows_are_the_whole_runs() {
+    for direction in [Direction::Up, Direction::UpDown] {
+        let whole = small(direction);
+        let units = whole.units();
+        assert_eq!(whole.slice_units(), units);
+        let whole_rows = run(whole.clone()).unwrap();
+        for of in 1..=4.min(units.len()) {
+            let mut seen = Vec::new();
+            let mut rows = Vec::new();
+            for index in 0..of {
+                let mut spec = whole.clone();
+                spec.slice = Some(Slice { index, of });
+                assert_eq!(spec.fingerprint(), whole.fingerprint());
+                let mine = spec.slice_units();
+                assert!(!mine.is_empty());
+                for (k, unit) in mine.iter().enumerate() {
+                    assert_eq!(*unit, units[index + k * of], "round robin");
+                }
+                seen.extend(mine);
+                rows.extend(run(spec).unwrap());
+            }
+            seen.sort_by_key(|u| (u.seed_index, u.value_index));
+            assert_eq!(seen, units, "{of} slices of {direction:?}");
+            // Rows of every slice, put back in canonical order, are the whole run's.
+            // (seed, place in its chain): an up-down chain runs 0, 1, 2 up, then 2, 1, 0 down.
+            let key = |r: &Row| match r.leg {
+                Leg::Up => (r.seed, r.value_index),
+                Leg::Down => (r.seed, 5 - r.value_index),
+            };
+            rows.sort_by_key(key);
+            assert_eq!(bits(&rows), bits(&whole_rows), "{of} slices");
+        }
+    }
+}
+
+/// A fresh folder for one test's files.
+fn folder(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("boids-experiment-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const SMALL_JSON: &str = r#"{"settings": {"wrap": 1, "cohesion": 1.2}, "param": "alignment",
+  "values": [0, 1.5, 3], "direction": "up", "seeds": [1, 2], "count": 200,
+  "settle": 1, "measure": 1, "sampleEvery": 0.5}"#;
+
+/// Runs the binary; its exit status and stderr.
+fn experiment(args: &[&str]) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_experiment"))
+        .args(args)
+        .arg("--quiet")
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn read(path: &std::path::Path) -> String {
+    std::fs::read_to_string(path).unwrap()
+}
+
+#[test]
+fn the_cli_writes_the_rows_of_run_and_merged_slices_equal_the_whole() {
+    let dir = folder("merge");
+    let spec_file = dir.join("spec.json");
+    std::fs::write(&spec_file, SMALL_JSON).unwrap();
+    let spec = spec_file.to_str().unwrap();
+    let whole = dir.join("whole.csv");
+    assert_eq!(experiment(&[spec, "-o", whole.to_str().unwrap()]).0, true);
+    let text = read(&whole);
+    let lines: Vec<&str> = text.lines().collect();
+    let spec_rust = small(Direction::Up);
+    assert_eq!(lines[0], format!("# boids {}", env!("CARGO_PKG_VERSION")));
+    assert_eq!(
+        lines[1],
+        format!("# experiment {:016x}", spec_rust.fingerprint())
+    );
+    assert_eq!(
+        lines[2],
+        "# spec {\"settings\":{\"wrap\":1,\"cohesion\":1.2},\"param\":\"alignment\",\
+         \"values\":[0,1.5,3],\"direction\":\"up\",\"seeds\":[1,2],\"count\":200,\
+         \"settle\":1,\"measure\":1,\"sampleEvery\":0.5}"
+    );
+    assert!(lines[3].starts_with("param,direction,seed,value,samples,polarization,"));
+    // The rows, read back, are `run`'s bit for bit (rayon changed nothing).
+    let rows = run(spec_rust).unwrap();
+    assert_eq!(lines.len(), 4 + rows.len());
+    for (line, row) in lines[4..].iter().zip(&rows) {
+        let fields: Vec<&str> = line.split(',').collect();
+        assert_eq!(
+            fields[..5],
+            [
+                "alignment",
+                "up",
+                &row.seed.to_string(),
+                &jsnum::js_number(row.value),
+                "2"
+            ]
+        );
+        let numbers: Vec<u64> = fields[5..]
+            .iter()
+            .map(|f| {
+                if f.is_empty() {
+                    f64::NAN
+                } else {
+                    f.parse::<f64>().unwrap()
+                }
+                .to_bits()
+            })
+            .collect();
+        let want: Vec<u64> = stats(row)
+            .iter()
+            .flat_map(|s| [s.mean.to_bits(), s.sd.to_bits()])
+            .collect();
+        assert_eq!(numbers, want, "{line}");
+    }
+    for n in 1..=4 {
+        let mut parts = Vec::new();
+        for k in (1..=n).rev() {
+            let part = dir.join(format!("slice-{k}-of-{n}.csv"));
+            let slice = format!("{k}/{n}");
+            assert!(experiment(&[spec, "--slice", &slice, "-o", part.to_str().unwrap()]).0);
+            assert!(read(&part).contains(&format!("\n# slice {k}/{n}\n")));
+            parts.push(part.to_str().unwrap().to_string());
+        }
+        let merged = dir.join(format!("merged-{n}.csv"));
+        let mut args: Vec<&str> = vec!["merge"];
+        args.extend(parts.iter().map(String::as_str));
+        args.extend(["-o", merged.to_str().unwrap()]);
+        let (ok, stderr) = experiment(&args);
+        assert!(ok, "{stderr}");
+        assert_eq!(read(&merged), text, "{n} slices merged");
+    }
+    // Up-down chains split by seed merge the same way.
+    let up_down = dir.join("up-down.json");
+    std::fs::write(&up_down, SMALL_JSON.replace("\"up\"", "\"up-down\"")).unwrap();
+    let up_down = up_down.to_str().unwrap();
+    let (whole, a, b, merged) = (
+        dir.join("ud.csv"),
+        dir.join("ud1.csv"),
+        dir.join("ud2.csv"),
+        dir.join("udm.csv"),
+    );
+    let path = |p: &PathBuf| p.to_str().unwrap().to_string();
+    assert!(experiment(&[up_down, "-o", &path(&whole)]).0);
+    assert!(experiment(&[up_down, "--slice", "2/2", "-o", &path(&b)]).0);
+    assert!(experiment(&[up_down, "--slice", "1/2", "-o", &path(&a)]).0);
+    assert!(experiment(&["merge", &path(&b), &path(&a), "-o", &path(&merged)]).0);
+    assert_eq!(read(&merged), read(&whole));
+    assert_eq!(
+        read(&whole)
+            .lines()
+            .filter(|l| l.contains(",down,"))
+            .count(),
+        6
+    );
+}
+
+#[test]
+fn merge_refuses_another_experiment_duplicates_and_gaps() {
+    let dir = folder("refuse");
+    let (one, other) = (dir.join("one.json"), dir.join("other.json"));
+    std::fs::write(&one, SMALL_JSON).unwrap();
+    std::fs::write(&other, SMALL_JSON.replace("[0, 1.5, 3]", "[0, 1.5, 2.5]")).unwrap();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    assert!(
+        experiment(&[
+            one.to_str().unwrap(),
+            "--slice",
+            "1/2",
+            "-o",
+            &path("a.csv")
+        ])
+        .0
+    );
+    assert!(
+        experiment(&[
+            one.to_str().unwrap(),
+            "--slice",
+            "2/2",
+            "-o",
+            &path("b.csv")
+        ])
+        .0
+    );
+    assert!(
+        experiment(&[
+            other.to_str().unwrap(),
+            "--slice",
+            "2/2",
+            "-o",
+            &path("c.csv")
+        ])
+        .0
+    );
+    let (ok, stderr) = experiment(&["merge", &path("a.csv"), &path("c.csv")]);
+    assert!(!ok);
+    assert!(
+        stderr.contains(&path("c.csv")) && stderr.contains("another experiment"),
+        "{stderr}"
+    );
+    let (ok, stderr) = experiment(&["merge", &path("a.csv"), &path("b.csv"), &path("a.csv")]);
+    assert!(!ok && stderr.contains("also in"), "{stderr}");
+    let (ok, stderr) = experiment(&["merge", &path("b.csv")]);
+    assert!(!ok && stderr.contains("missing"), "{stderr}");
+    assert!(experiment(&["merge", &path("b.csv"), "--partial", "-o", &path("p.csv")]).0);
+    // A spec the rules refuse is refused before anything runs, naming the field.
+    let bad = dir.join("bad.json");
+    std::fs::write(
+        &bad,
+        SMALL_JSON.replace("\"count\": 200", "\"count\": 20001"),
+    )
+    .unwrap();
+    let (ok, stderr) = experiment(&[bad.to_str().unwrap()]);
+    assert!(!ok && stderr.contains("count:"), "{stderr}");
+    std::fs::write(&bad, SMALL_JSON.replace("\"wrap\"", "\"warp\"")).unwrap();
+    let (ok, stderr) = experiment(&[bad.to_str().unwrap()]);
+    assert!(
+        !ok && stderr.contains("settings.warp: unknown parameter"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn numbers_are_written_as_javascript_writes_them() {
+    for (value, text) in [
+        (0.0, "0"),
+        (-0.0, "0"),
+        (1.0, "1"),
+        (0.1, "0.1"),
+        (1e-7, "1e-7"),
+        (1.5e-7, "1.5e-7"),
+        (0.000001, "0.000001"),
+        (123456789012345680000.0, "123456789012345680000"),
+        (1e21, "1e+21"),
+        (1.5e21, "1.5e+21"),
+        (0.30000000000000004, "0.30000000000000004"),
+        (-2.5, "-2.5"),
+        (1500.0, "1500"),
+        (f64::NAN, "NaN"),
+        (f64::INFINITY, "Infinity"),
+        (-f64::INFINITY, "-Infinity"),
+    ] {
+        assert_eq!(jsnum::js_number(value), text, "{value:?}");
+    }
+}
+
+/// Alignment orders a flock: a sweep of it in a wrapped world, polarization rising.
+#[test]
+fn polarization_rises_with_alignment() {
+    let spec = Spec {
+        settings: vec![(Param::Wrap, 1.0)],
+        param: Param::Alignment,
+        values: vec![0.0, 1.5, 3.0],
+        direction: Direction::Up,
+        seeds: vec![1, 2],
+        count: 600,
+        settle: 5.0,
+        measure: 2.0,
+        sample_every: 0.5,
+        slice: None,
+    };
+    let rows = run(spec).unwrap();
+    let mean = |v: usize| {
+        let at: Vec<f64> = rows
+            .iter()
+            .filter(|r| r.value_index == v)
+            .map(|r| r.polarization.mean)
+            .collect();
+        at.iter().sum::<f64>() / at.len() as f64
+    };
+    let (low, mid, high) = (mean(0), mean(1), mean(2));
+    assert!(high > low + 0.2 && mid > low, "{low} {mid} {high}");
+}
