@@ -352,3 +352,26 @@ fn dense_columns_whose_gathered_cells_move_to_the_front() {
         );
     }
 }
+
+/// A zone of orientation inside the perception radius (`alignmentRadius`): the scan's
+/// alignment sums only the heeded boids inside it, as the reference does, in every kind of
+/// view, with walls and wrapped, one species or several, sparse and crowded.
+#[test]
+fn a_zone_of_orientation_inside_the_perception_radius() {
+    for (seed, wrap, fov, kinds, zone, world) in [
+        (21, false, 270.0, 1, 2.5, 40.0),
+        (22, true, 360.0, 1, 1.0, 40.0),
+        (23, true, 120.0, 3, 4.0, 40.0),
+        (24, false, 360.0, 2, 3.0, 20.0),
+        (25, true, 270.0, 1, 4.9, 20.0),
+    ] {
+        let n = if world < 30.0 { 900 } else { 800 };
+        let mut flock = random_flock(n, world, seed, (wrap, fov), kinds);
+        flock.set(boids::sim::Param::AlignmentRadius, zone).unwrap();
+        flock.step(1.0 / 60.0);
+        assert_grid_agrees(
+            flock,
+            &format!("zone {zone} seed {seed} wrap {wrap} fov {fov} kinds {kinds}"),
+        );
+    }
+}

@@ -8,6 +8,7 @@ use super::grid::Grid;
 use super::leader::LeaderPath;
 use super::measures::{centre_of_mass, extent, Space};
 use super::nearest::{Nearest, Seeker};
+use super::noise::turn_headings;
 use super::rng::Rng;
 use super::scan::{Scanner, Sorted, Span, View};
 pub use super::settings::Settings;
@@ -77,6 +78,9 @@ pub struct Flock {
     strongest: Vec<u8>,
     /// Simulated seconds stepped since the flock was made (what trails are sampled by).
     elapsed: f64,
+    /// Steps taken since the flock was made: with the seed and a boid's id, it picks the
+    /// boid's random turn (`noise.rs`).
+    ticks: u64,
 }
 
 impl Flock {
@@ -381,6 +385,19 @@ impl Flock {
                 .extend(order.iter().map(|&boid| self.species[boid as usize]));
             std::mem::swap(&mut self.species, &mut self.species_scratch);
         }
+        if self.settings.noise > 0.0 {
+            let spread = self.settings.noise * h.sqrt();
+            let flat = self.settings.flat;
+            turn_headings(
+                &mut self.velocities,
+                &self.ids,
+                self.seed,
+                self.ticks,
+                spread,
+                flat,
+            );
+        }
+        self.ticks += 1;
         self.mean_neighbours = total_neighbours as f32 / self.len() as f32;
         self.mean_candidates = examined as f32 / self.len() as f32;
         self.move_hawks(h, &forces);

@@ -11,6 +11,7 @@ mod leader;
 mod limits;
 pub mod measures;
 mod nearest;
+mod noise;
 pub mod params;
 mod predator;
 pub mod presets;
@@ -27,7 +28,7 @@ pub use limits::{
     SPEED_RESPONSE,
 };
 pub use nearest::MAX_K;
-pub use params::{Kind, Param, ParamError, ParamSpec, Scale, PARAMS};
+pub use params::{Kind, Param, ParamError, ParamSpec, Scale, NOISE_MAX, PARAMS};
 pub use predator::MAX_PREDATORS;
 pub use presets::{Preset, UnknownPreset, PRESETS};
 pub use settings::{auto_world_size, Settings};

@@ -31,8 +31,10 @@ pub enum Param {
     Cohesion,
     Perception,
     SeparationRadius,
+    AlignmentRadius,
     FieldOfView,
     MaxForce,
+    Noise,
     WorldSize,
     Wrap,
     Seed,
@@ -74,6 +76,10 @@ pub struct ParamSpec {
 
 /// World side length used when the world size follows the count (see `auto_world_size`).
 pub const DEFAULT_WORLD_SIZE: f64 = 40.0;
+
+/// The strongest noise, rad/√s: where the defaults' flock is disordered (see
+/// `tests/noise.rs`: polarization falls from 0.9+ to about the value of random headings).
+pub const NOISE_MAX: f64 = 4.0;
 
 pub const PARAMS: &[ParamSpec] = &[
     ParamSpec {
@@ -175,6 +181,20 @@ pub const PARAMS: &[ParamSpec] = &[
         description: "Neighbours closer than this push a boid away (it still sees only within the perception radius).",
     },
     ParamSpec {
+        param: Param::AlignmentRadius,
+        name: "alignmentRadius",
+        label: "Alignment radius",
+        min: 0.1,
+        max: 12.0,
+        default: 12.0,
+        step: 0.1,
+        unit: "units",
+        kind: Kind::Real,
+        scale: Scale::Linear,
+        slider: true,
+        description: "How far a boid copies its neighbours' heading: Couzin's zone of orientation, inside the perception radius (cohesion's zone of attraction). At or above the perception radius it is the perception radius; nearest-k heeds its k for both.",
+    },
+    ParamSpec {
         param: Param::FieldOfView,
         name: "fieldOfView",
         label: "Field of view",
@@ -201,6 +221,20 @@ pub const PARAMS: &[ParamSpec] = &[
         scale: Scale::Linear,
         slider: false,
         description: "Strongest steering each rule may apply: low is lazy and smooth, high is twitchy.",
+    },
+    ParamSpec {
+        param: Param::Noise,
+        name: "noise",
+        label: "Noise",
+        min: 0.0,
+        max: NOISE_MAX,
+        default: 0.0,
+        step: 0.05,
+        unit: "rad/√s",
+        kind: Kind::Real,
+        scale: Scale::Linear,
+        slider: true,
+        description: "Random turns: each boid's heading wobbles every moment, standing for its errors in seeing its neighbours and in flying. The spread of the wobble grows with the square root of time, so it does not depend on the step.",
     },
     ParamSpec {
         param: Param::WorldSize,
@@ -516,8 +550,10 @@ mod tests {
             Param::Cohesion,
             Param::Perception,
             Param::SeparationRadius,
+            Param::AlignmentRadius,
             Param::FieldOfView,
             Param::MaxForce,
+            Param::Noise,
             Param::WorldSize,
             Param::Wrap,
             Param::Seed,
@@ -545,8 +581,10 @@ mod tests {
             | Param::Cohesion
             | Param::Perception
             | Param::SeparationRadius
+            | Param::AlignmentRadius
             | Param::FieldOfView
             | Param::MaxForce
+            | Param::Noise
             | Param::WorldSize
             | Param::Wrap
             | Param::Seed

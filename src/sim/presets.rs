@@ -14,7 +14,8 @@ pub struct Preset {
 }
 
 /// Every preset sets the same parameters, so going from one to another leaves nothing of the
-/// first behind.
+/// first behind: an experiment's noise and zone of orientation go back to none and the
+/// whole perception radius.
 pub const PRESETS: &[Preset] = &[
     Preset {
         name: "defaults",
@@ -28,6 +29,8 @@ pub const PRESETS: &[Preset] = &[
             (Param::SeparationRadius, 2.0),
             (Param::FieldOfView, 270.0),
             (Param::Speed, 10.0),
+            (Param::AlignmentRadius, 12.0),
+            (Param::Noise, 0.0),
         ],
     },
     // Each preset below was tuned on 1,500 boids in the page's walled world, settled for
@@ -46,6 +49,8 @@ pub const PRESETS: &[Preset] = &[
             (Param::SeparationRadius, 2.0),
             (Param::FieldOfView, 360.0),
             (Param::Speed, 14.0),
+            (Param::AlignmentRadius, 12.0),
+            (Param::Noise, 0.0),
         ],
     },
     Preset {
@@ -60,6 +65,8 @@ pub const PRESETS: &[Preset] = &[
             (Param::SeparationRadius, 1.2),
             (Param::FieldOfView, 270.0),
             (Param::Speed, 10.0),
+            (Param::AlignmentRadius, 12.0),
+            (Param::Noise, 0.0),
         ],
     },
     Preset {
@@ -74,6 +81,8 @@ pub const PRESETS: &[Preset] = &[
             (Param::SeparationRadius, 1.2),
             (Param::FieldOfView, 270.0),
             (Param::Speed, 12.0),
+            (Param::AlignmentRadius, 12.0),
+            (Param::Noise, 0.0),
         ],
     },
     Preset {
@@ -88,6 +97,8 @@ pub const PRESETS: &[Preset] = &[
             (Param::SeparationRadius, 2.0),
             (Param::FieldOfView, 200.0),
             (Param::Speed, 8.0),
+            (Param::AlignmentRadius, 12.0),
+            (Param::Noise, 0.0),
         ],
     },
 ];

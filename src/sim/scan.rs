@@ -69,6 +69,9 @@ pub struct Nearby {
     close_words: Vec<u64>,
     /// Each group's marks of the lanes the boid heeds (`heeded::mark`).
     marks: Vec<Vec4>,
+    /// With a zone of orientation inside the perception radius: each group's marks of the
+    /// heeded lanes inside it, that alignment sums through.
+    align_marks: Vec<Vec4>,
 }
 
 /// A run of sorted slots to scan (a row of cells), and the shift that brings the boids in
@@ -86,6 +89,9 @@ pub struct View {
     half_world: f32,
     pub(super) perception_squared: f32,
     pub(super) separation_squared: f32,
+    /// The zone of orientation, squared: where neighbours count for alignment. `None`: the
+    /// whole perception radius (an alignment radius at or above it).
+    pub(super) alignment_squared: Option<f32>,
     /// `None`: sees all around.
     pub(super) cos_half_fov: Option<f32>,
 }
@@ -98,6 +104,8 @@ impl View {
             half_world: world * 0.5,
             perception_squared: settings.perception * settings.perception,
             separation_squared: settings.separation_radius * settings.separation_radius,
+            alignment_squared: (settings.alignment_radius < settings.perception)
+                .then(|| settings.alignment_radius * settings.alignment_radius),
             cos_half_fov: (fov < 360.0).then(|| (fov * 0.5).to_radians().cos()),
         }
     }
@@ -106,6 +114,13 @@ impl View {
     /// 360° or at rest).
     pub fn sight(&self, velocity: Vec3) -> Option<Sight> {
         Sight::new(velocity.normalize_or_zero(), self.cos_half_fov)
+    }
+
+    /// Whether a neighbour at `distance_squared` (inside the perception radius) is inside
+    /// the zone of orientation, where it counts for alignment.
+    pub fn aligns(&self, distance_squared: f32) -> bool {
+        self.alignment_squared
+            .is_none_or(|zone| distance_squared <= zone)
     }
 
     /// Offset from `from` to `to`, across a wrapped edge when that is shorter (`WRAP`).
@@ -166,7 +181,9 @@ where
         on_neighbour(j);
         seen.count += 1;
         if same_kind(i, j) {
-            seen.sum_velocity += velocity(j);
+            if view.aligns(distance_squared) {
+                seen.sum_velocity += velocity(j);
+            }
             seen.sum_offset += offset;
         }
     }

@@ -18,10 +18,17 @@ pub struct Settings {
     /// Perception radius, world units.
     pub perception: f32,
     pub separation_radius: f32,
+    /// The zone of orientation: only neighbours this close count for alignment (those out
+    /// to the perception radius still count for cohesion). At or above the perception
+    /// radius, the same as it.
+    pub alignment_radius: f32,
     /// Field of view, degrees.
     pub field_of_view: f32,
     /// Largest steering per rule, world units per second².
     pub max_force: f32,
+    /// Random turns, rad/√s: every step rotates each heading by a random angle with a spread
+    /// of `noise · √h` (see `noise.rs`).
+    pub noise: f32,
     /// `None`: the world grows with the count (constant density).
     pub world_size: Option<f32>,
     pub wrap: bool,
@@ -56,8 +63,10 @@ impl Default for Settings {
             cohesion: default(Param::Cohesion),
             perception: default(Param::Perception),
             separation_radius: default(Param::SeparationRadius),
+            alignment_radius: default(Param::AlignmentRadius),
             field_of_view: default(Param::FieldOfView),
             max_force: default(Param::MaxForce),
+            noise: default(Param::Noise),
             world_size: None,
             wrap: default(Param::Wrap) != 0.0,
             predators: default(Param::Predators) as usize,

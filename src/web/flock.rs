@@ -97,6 +97,8 @@ js_parameters! {
     flat / setFlat => Param::Flat;
     topological / setTopological => Param::Topological;
     nearestK / setNearestK => Param::NearestK;
+    noise / setNoise => Param::Noise;
+    alignmentRadius / setAlignmentRadius => Param::AlignmentRadius;
 }
 
 fn point(x: f64, y: f64, z: f64) -> Vec3 {

@@ -37,6 +37,8 @@ plain_fields! {
     Cohesion => cohesion,
     Perception => perception,
     SeparationRadius => separation_radius,
+    AlignmentRadius => alignment_radius,
+    Noise => noise,
     FieldOfView => field_of_view,
     MaxForce => max_force,
     FleeRadius => flee_radius,

@@ -57,6 +57,7 @@ impl Flock {
             neighbour_counts: Vec::new(),
             strongest: Vec::new(),
             elapsed: 0.0,
+            ticks: 0,
         };
         flock.scatter(count);
         flock
