@@ -2,6 +2,8 @@
 //! flock run by hand; "up-down" both legs), slices that partition the whole, the native
 //! runner's CSV (slices merged equal the whole run; another experiment refused), numbers
 //! written as JavaScript writes them, and one physical check: alignment orders a flock.
+// Native only: it runs the binary.
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -338,7 +340,7 @@ fn the_cli_writes_the_rows_of_run_and_merged_slices_equal_the_whole() {
     std::fs::write(&spec_file, SMALL_JSON).unwrap();
     let spec = spec_file.to_str().unwrap();
     let whole = dir.join("whole.csv");
-    assert_eq!(experiment(&[spec, "-o", whole.to_str().unwrap()]).0, true);
+    assert!(experiment(&[spec, "-o", whole.to_str().unwrap()]).0);
     let text = read(&whole);
     let lines: Vec<&str> = text.lines().collect();
     let spec_rust = small(Direction::Up);
@@ -542,5 +544,10 @@ fn polarization_rises_with_alignment() {
         at.iter().sum::<f64>() / at.len() as f64
     };
     let (low, mid, high) = (mean(0), mean(1), mean(2));
-    assert!(high > low + 0.2 && mid > low, "{low} {mid} {high}");
+    eprintln!("polarization at alignment 0, 1.5, 3: {low} {mid} {high}");
+    // Measured: 0.04, 0.94, 0.89 (seeds 1 and 2).
+    assert!(
+        low < 0.2 && mid > low + 0.4 && high > low + 0.4,
+        "{low} {mid} {high}"
+    );
 }
