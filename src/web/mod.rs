@@ -1,4 +1,5 @@
-//! The JavaScript face of the crate: `Flock` (the simulation) and `View` (the renderer).
+//! The JavaScript face of the crate: `Flock` (the simulation), `View` (the renderer) and
+//! `Experiment` (a sweep, run in a worker by `www/experiment-worker.js`).
 //!
 //! No exported function or method traps the module, whatever JavaScript passes: every
 //! argument's type is checked in Rust (`args`), and an object used after `free()` throws a
@@ -6,6 +7,7 @@
 //! `takePanic()`, so that whoever catches the trap can show it.
 
 mod args;
+mod experiment;
 mod flock;
 mod inspector;
 mod instruments;
@@ -15,6 +17,7 @@ use std::cell::RefCell;
 
 use wasm_bindgen::prelude::*;
 
+pub use experiment::Experiment;
 pub use flock::Flock;
 pub use view::View;
 
