@@ -105,7 +105,7 @@ impl View {
             perception_squared: settings.perception * settings.perception,
             separation_squared: settings.separation_radius * settings.separation_radius,
             alignment_squared: (settings.alignment_radius < settings.perception)
-                .then(|| settings.alignment_radius * settings.alignment_radius),
+                .then_some(settings.alignment_radius * settings.alignment_radius),
             cos_half_fov: (fov < 360.0).then(|| (fov * 0.5).to_radians().cos()),
         }
     }
