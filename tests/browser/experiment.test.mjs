@@ -1,0 +1,419 @@
+// The experiment runner (issue 26, www/experiment.js and its worker) on the full page,
+// served with the page's own strict CSP as a header: a noise sweep finds order at no noise
+// and disorder at the top, falling in between; the same spec gives the same rows; abort
+// stops it at once; the page's frames keep coming while it runs; bad specs are refused
+// before any work with the field named; up-down rows hold both legs; slices merged equal
+// the whole run, through result codes too; links carry the spec. The page itself loads none
+// of the experiment's files.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useDistAndBrowser, waitRunning, watchProblems } from './helpers.mjs';
+
+const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'";
+const env = useDistAndBrowser({ csp: CSP });
+
+/** Only an experiment loads these (embed-size.test.mjs counts them apart from the page). */
+const ON_DEMAND = [
+  'www/experiment.js',
+  'www/experiment-worker.js',
+  'www/experiment-panel.js',
+  'www/phase-plot.js',
+  'www/experiment.css',
+];
+
+/** The noise sweep: the defaults with strong alignment, wrapped, 1,500 boids, 0 to the top. */
+const SWEEP = {
+  settings: { wrap: 1, alignment: 3 },
+  param: 'noise',
+  values: [0, 1, 2, 3, 4],
+  direction: 'up',
+  seeds: [1],
+  count: 1500,
+  settle: 10,
+  measure: 5,
+  sampleEvery: 0.5,
+};
+
+/** A small experiment, quick to run: 2 seeds × 3 values of 200 boids. */
+const SMALL = {
+  settings: { wrap: 1, alignment: 3 },
+  param: 'noise',
+  values: [0, 1.5, 3],
+  direction: 'up',
+  seeds: [1, 2],
+  count: 200,
+  settle: 1,
+  measure: 1,
+  sampleEvery: 0.25,
+};
+
+let shared = null;
+/** The full page, loaded once for the tests that run experiments on it. */
+async function sharedPage() {
+  if (shared) return shared;
+  const page = await env.browser.newPage();
+  const watched = watchProblems(page);
+  await page.goto(`${env.server.url}index.html`);
+  await waitRunning(page);
+  shared = { page, ...watched };
+  return shared;
+}
+
+/**
+ * Runs `spec` on the page: { rows, fingerprint, jsFingerprint, csv, version, ms, progress,
+ * frames, error } (error: { name, message, dom } when it rejected). `frames`: the page's
+ * animation-frame times during the run.
+ */
+function run(page, spec, { abortAfterMs = null } = {}) {
+  return page.evaluate(
+    async ([spec, abortAfterMs]) => {
+      const ex = await import('/www/experiment.js');
+      const frames = [];
+      let running = true;
+      const tick = (t) => {
+        frames.push(t);
+        if (running) requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+      const progress = [];
+      const controller = new AbortController();
+      let abortedAt = null;
+      if (abortAfterMs != null) {
+        setTimeout(() => {
+          abortedAt = performance.now();
+          controller.abort();
+        }, abortAfterMs);
+      }
+      const start = performance.now();
+      const out = { progress, frames };
+      try {
+        const result = await ex.runExperiment(spec, {
+          signal: controller.signal,
+          onProgress: (p) => progress.push({ ...p, rows: p.rows.length, at: performance.now() - start }),
+        });
+        Object.assign(out, {
+          rows: result.rows,
+          fingerprint: result.fingerprint,
+          jsFingerprint: ex.experimentFingerprint(spec),
+          version: result.version,
+          csv: result.csv(),
+          spec: result.spec,
+        });
+      } catch (error) {
+        out.error = { name: error.name, message: error.message, dom: error instanceof DOMException };
+        out.rejectedAfterAbort = abortedAt == null ? null : performance.now() - abortedAt;
+      }
+      out.ms = performance.now() - start;
+      running = false;
+      const progressBefore = progress.length;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      out.progressAfterEnd = progress.length - progressBefore;
+      return out;
+    },
+    [spec, abortAfterMs],
+  );
+}
+
+const polarization = (rows) => rows.map((row) => row.polarization.mean);
+
+test('loading the page requests none of the experiment files', async () => {
+  const page = await env.browser.newPage();
+  const requested = [];
+  page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+  await page.goto(`${env.server.url}index.html`);
+  await waitRunning(page);
+  await page.waitForTimeout(1000);
+  assert.ok(requested.includes('/boids_bg.wasm'), `the page loaded: ${requested.join(' ')}`);
+  const loaded = ON_DEMAND.filter((file) => requested.includes(`/${file}`));
+  assert.deepEqual(loaded, [], 'the page loads the experiment files only on demand');
+  await page.close();
+});
+
+let sweep = null;
+
+test('a noise sweep: order at no noise, disorder at the top, falling in between; the frames keep coming', async () => {
+  const { page, problems } = await sharedPage();
+  const before = await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const frames = [];
+        const tick = (t) => (frames.push(t), t - frames[0] < 2000 ? requestAnimationFrame(tick) : resolve(frames));
+        requestAnimationFrame(tick);
+      }),
+  );
+  sweep = await run(page, SWEEP);
+  assert.equal(sweep.error, undefined, JSON.stringify(sweep.error));
+  const p = polarization(sweep.rows);
+  const sd = sweep.rows.map((row) => row.polarization.sd);
+  const worked = sweep.progress.at(-1).at - sweep.progress[0].at;
+  const steps = sweep.progress.at(-1).done;
+  console.log(
+    `# the sweep (${SWEEP.values.length} points × ${SWEEP.settle + SWEEP.measure} s of ${SWEEP.count} boids, ` +
+      `${steps} steps) took ${(sweep.ms / 1000).toFixed(2)} s, the worker ready after ` +
+      `${(sweep.progress[0].at / 1000).toFixed(2)} s; ${Math.round(steps / (worked / 1000))} steps/s; ` +
+      `polarization ${p.map((x) => x.toFixed(3)).join(' ')}`,
+  );
+  assert.deepEqual(
+    sweep.rows.map((row) => [row.param, row.direction, row.seed, row.value, row.samples]),
+    SWEEP.values.map((value) => ['noise', 'up', 1, value, 10]),
+  );
+  assert.ok(p[0] >= 0.8, `ordered at no noise: polarization ${p[0]}`);
+  assert.ok(p.at(-1) <= 0.35, `disordered at the top: polarization ${p.at(-1)}`);
+  for (let i = 1; i < p.length; i++) {
+    assert.ok(p[i] <= p[i - 1] + sd[i] + sd[i - 1], `falls from point to point within its spread: ${p.join(' ')}`);
+  }
+  assert.equal(sweep.fingerprint, sweep.jsFingerprint, 'experimentFingerprint computes the module\'s print');
+  assert.match(sweep.fingerprint, /^[0-9a-f]{16}$/);
+
+  // Progress: from 0 to the total, the time left given, the rows filling; nothing after the end.
+  const last = sweep.progress.at(-1);
+  assert.equal(sweep.progress[0].done, 0);
+  assert.equal(last.done, last.total);
+  assert.equal(last.total, SWEEP.values.length * (SWEEP.settle + SWEEP.measure) * 60);
+  assert.equal(last.fraction, 1);
+  assert.equal(last.rows, SWEEP.values.length);
+  assert.ok(sweep.progress.length >= 5, `${sweep.progress.length} progress reports`);
+  assert.ok(sweep.progress.every((q, i) => i === 0 || q.done >= sweep.progress[i - 1].done));
+  assert.ok(sweep.progress.slice(1, -1).every((q) => Number.isFinite(q.secondsLeft) && q.secondsLeft >= 0));
+  assert.equal(sweep.progressAfterEnd, 0);
+
+  // The page's animation frames went on while it ran (it is in a worker): never a second
+  // without one (an experiment on the page's thread would stop them for the whole run), and
+  // at a rate not far below the one before (software WebGL on two shared cores: ~10–20 fps).
+  const rate = (frames) => (frames.length - 1) / ((frames.at(-1) - frames[0]) / 1000);
+  const gaps = sweep.frames.slice(1).map((t, i) => t - sweep.frames[i]);
+  const [fpsBefore, fps] = [rate(before), rate(sweep.frames)];
+  console.log(
+    `# the page's frames: ${fpsBefore.toFixed(1)} a second before the run, ${fps.toFixed(1)} during it ` +
+      `(the longest gap ${Math.max(...gaps).toFixed(0)} ms)`,
+  );
+  assert.ok(Math.max(...gaps) < 1000, `the longest gap between frames was ${Math.max(...gaps)} ms`);
+  assert.ok(fps >= Math.min(5, fpsBefore / 3), `${fps.toFixed(1)} frames a second during the run, ${fpsBefore.toFixed(1)} before`);
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.boids), 'running');
+
+  // The CSV: comment lines, the header, one line a row (numbers as JavaScript writes them).
+  const lines = sweep.csv.split('\n');
+  assert.equal(lines.at(-1), '', 'ends with a newline');
+  assert.equal(lines[0], `# boids ${sweep.version}`);
+  assert.equal(lines[1], `# experiment ${sweep.fingerprint}`);
+  assert.equal(lines[2], `# spec ${JSON.stringify(SWEEP)}`);
+  assert.match(lines[3], /^param,direction,seed,value,samples,polarization,polarization_sd,milling,/);
+  const first = sweep.rows[0];
+  assert.equal(lines[4].split(',').length, 17);
+  assert.ok(lines[4].startsWith(`noise,up,1,0,10,${first.polarization.mean},${first.polarization.sd},`), lines[4]);
+  assert.equal(lines.length, 4 + SWEEP.values.length + 1);
+  assert.deepEqual(problems, []);
+});
+
+test('the same spec twice gives identical rows', async () => {
+  assert.ok(sweep?.rows, 'the sweep ran');
+  const { page } = await sharedPage();
+  const again = await run(page, SWEEP);
+  assert.deepEqual(again.rows, sweep.rows);
+  assert.equal(again.csv, sweep.csv);
+});
+
+test('an AbortSignal stops it within a second', async () => {
+  const { page } = await sharedPage();
+  const long = { ...SWEEP, settle: 300 };
+  const out = await run(page, long, { abortAfterMs: 2000 });
+  assert.deepEqual(out.error, { name: 'AbortError', message: out.error?.message, dom: true });
+  assert.ok(out.rejectedAfterAbort < 1000, `rejected ${out.rejectedAfterAbort} ms after the abort`);
+  assert.ok(out.progress.some((q) => q.done > 0), 'it was under way when stopped');
+  assert.equal(out.progressAfterEnd, 0, 'no progress after the abort');
+  // An AbortSignal already aborted: rejected at once.
+  const early = await page.evaluate(async (spec) => {
+    const { runExperiment } = await import('/www/experiment.js');
+    const start = performance.now();
+    const error = await runExperiment(spec, { signal: AbortSignal.abort() }).catch((e) => e);
+    return { name: error.name, ms: performance.now() - start };
+  }, SWEEP);
+  assert.equal(early.name, 'AbortError');
+  assert.ok(early.ms < 100, `${early.ms} ms`);
+});
+
+test('bad specs are refused before any work, with the class and the field', async () => {
+  const { page } = await sharedPage();
+  const cases = [
+    [{ ...SMALL, param: 'bogus' }, 'TypeError', /param: unknown parameter/],
+    [{ ...SMALL, settings: { bogus: 1 } }, 'TypeError', /settings\.bogus: unknown parameter/],
+    [{ ...SMALL, settings: { cohesion: 'strong' } }, 'TypeError', /settings\.cohesion must be a number/],
+    [{ ...SMALL, settings: 'bogus' }, 'TypeError', /settings must be an object/],
+    [{ ...SMALL, values: [0, 9] }, 'RangeError', /values\[1\]: outside the range of noise, 0 to 4/],
+    [{ ...SMALL, values: [0, NaN] }, 'RangeError', /values\[1\]/],
+    [{ ...SMALL, values: [] }, 'RangeError', /values/],
+    [{ ...SMALL, values: 2 }, 'TypeError', /values must be an array/],
+    [{ ...SMALL, values: [0, '1'] }, 'TypeError', /values\[1\] must be a number/],
+    [{ ...SMALL, seeds: [] }, 'RangeError', /seeds/],
+    [{ ...SMALL, seeds: [1, 2.5] }, 'TypeError', /seeds\[1\] must be a whole number/],
+    [{ ...SMALL, seeds: [-1] }, 'TypeError', /seeds\[0\] must be a whole number/],
+    [{ ...SMALL, count: 1e6 }, 'RangeError', /count/],
+    [{ ...SMALL, count: 10.5 }, 'TypeError', /count must be a whole number/],
+    [{ ...SMALL, direction: 'sideways' }, 'TypeError', /direction/],
+    [{ ...SMALL, settle: -1 }, 'RangeError', /settle/],
+    [{ ...SMALL, sampleEvery: 0 }, 'RangeError', /sampleEvery/],
+    [{ ...SMALL, measure: undefined }, 'TypeError', /measure must be a number/],
+    [{ ...SMALL, param: 'seed' }, 'TypeError', /seed comes from seeds/],
+    [{ ...SMALL, slice: { index: 3, of: 3 } }, 'RangeError', /slice\.index/],
+    [{ ...SMALL, slice: { index: -1, of: 3 } }, 'TypeError', /slice\.index/],
+    [{ ...SMALL, sampleevery: 0.5 }, 'TypeError', /spec\.sampleevery is not a field/],
+    [{ ...SMALL, values: [() => 1] }, 'TypeError', /values\[0\] cannot be a function/],
+    ['spec', 'TypeError', /spec must be an object/],
+  ];
+  const outs = [];
+  for (const [spec, name, message] of cases) {
+    const out = await page.evaluate(async (spec) => {
+      const { runExperiment } = await import('/www/experiment.js');
+      if (spec && typeof spec.values?.[0] === 'string' && spec.values[0].startsWith('fn:')) spec.values = [() => 1];
+      let progressed = false;
+      const start = performance.now();
+      try {
+        await runExperiment(spec, { onProgress: () => (progressed = true) });
+        return { resolved: true };
+      } catch (error) {
+        return { name: error.name, message: error.message, progressed, ms: performance.now() - start };
+      }
+    }, typeof spec.values?.[0] === 'function' ? { ...spec, values: ['fn:'] } : spec);
+    outs.push(out);
+    const what = `${JSON.stringify(spec)} -> ${JSON.stringify(out)}`;
+    assert.equal(out.name, name, what);
+    assert.match(out.message, message, what);
+    assert.equal(out.progressed, false, `refused before any work: ${what}`);
+  }
+  const slowest = Math.max(...outs.map((out) => out.ms));
+  console.log(`# ${cases.length} bad specs refused, the slowest after ${slowest.toFixed(0)} ms`);
+  assert.ok(slowest < 5000, `refused within ${slowest} ms`);
+});
+
+test("an up-down sweep's rows hold both directions", async () => {
+  const { page } = await sharedPage();
+  const spec = { ...SMALL, direction: 'up-down', seeds: [3] };
+  const out = await run(page, spec);
+  assert.equal(out.error, undefined, JSON.stringify(out.error));
+  assert.deepEqual(
+    out.rows.map((row) => [row.direction, row.seed, row.value]),
+    [
+      ['up', 3, 0],
+      ['up', 3, 1.5],
+      ['up', 3, 3],
+      ['down', 3, 3],
+      ['down', 3, 1.5],
+      ['down', 3, 0],
+    ],
+  );
+  assert.equal(out.fingerprint, out.jsFingerprint);
+});
+
+test('slices merged equal the whole run; result codes round-trip and refuse another experiment', async () => {
+  const { page } = await sharedPage();
+  const out = await page.evaluate(async ([small]) => {
+    const ex = await import('/www/experiment.js');
+    const strip = (result) => ({ rows: result.rows, fingerprint: result.fingerprint, csv: result.csv() });
+    const caught = async (promise) => {
+      try {
+        await promise;
+        return null;
+      } catch (error) {
+        return { name: error.name, message: error.message };
+      }
+    };
+    const whole = await ex.runExperiment(small);
+    const specs = ex.sliceSpecs(small, 3);
+    const slices = [];
+    for (const spec of specs) slices.push(await ex.runExperiment(spec));
+    const merged = ex.mergeResults([slices[2], slices[0], slices[1]]);
+    const partial = ex.mergeResults([slices[1]]);
+    const codes = await Promise.all(slices.map((slice) => ex.resultCode(slice)));
+    const parsed = await Promise.all(codes.map((code) => ex.parseResultCode(code, small)));
+    const fromCodes = ex.mergeResults(parsed);
+    const bare = await ex.parseResultCode(`  ${codes[0].slice(0, 40)}\n${codes[0].slice(40)} `);
+    const upDown = { ...small, direction: 'up-down' };
+    const upDownWhole = await ex.runExperiment(upDown);
+    const upDownSlices = [];
+    for (const spec of ex.sliceSpecs(upDown, 2)) upDownSlices.push(await ex.runExperiment(spec));
+    const otherCode = await ex.resultCode(upDownSlices[0]);
+    return {
+      whole: strip(whole),
+      merged: { ...strip(merged), missing: merged.missing },
+      partial: { rows: partial.rows.length, missing: partial.missing },
+      sliceCsv: slices[1].csv().split('\n').slice(0, 5),
+      sliceRows: slices.map((s) => s.rows.length),
+      prints: slices.map((s) => s.fingerprint),
+      codeLengths: codes.map((code) => code.length),
+      codePrefix: codes.map((code) => code.slice(0, 7)),
+      fromCodes: strip(fromCodes),
+      bare: { rows: bare.rows, fingerprint: bare.fingerprint, slice: bare.slice, spec: bare.spec },
+      upDown: { whole: strip(upDownWhole), merged: strip(ex.mergeResults(upDownSlices)) },
+      refusals: {
+        otherCode: await caught(ex.parseResultCode(otherCode, small)),
+        otherResult: await caught((async () => ex.mergeResults([slices[0], upDownSlices[1]]))()),
+        twice: await caught((async () => ex.mergeResults([slices[0], parsed[0]]))()),
+        garbled: await caught(ex.parseResultCode(codes[0].slice(0, -12))),
+        notACode: await caught(ex.parseResultCode('hello')),
+        noSpec: await caught((async () => ex.mergeResults([bare]))()),
+        tooMany: await caught((async () => ex.sliceSpecs(small, 7))()),
+      },
+    };
+  }, [SMALL]);
+  assert.equal(out.whole.rows.length, 6);
+  assert.deepEqual(out.sliceRows, [2, 2, 2]);
+  assert.deepEqual(out.prints, Array(3).fill(out.whole.fingerprint), 'slices share the print');
+  assert.deepEqual(out.merged.rows, out.whole.rows, 'the merged slices are the whole run');
+  assert.equal(out.merged.csv, out.whole.csv, 'and so is their CSV');
+  assert.equal(out.merged.missing, 0);
+  assert.deepEqual(out.partial, { rows: 2, missing: 4 });
+  assert.equal(out.sliceCsv[3], '# slice 2/3');
+  assert.match(out.sliceCsv[4], /^param,direction,/);
+  assert.deepEqual(out.codePrefix, Array(3).fill('boids1:'));
+  console.log(`# result codes of 2 rows: ${out.codeLengths.join(', ')} characters`);
+  assert.deepEqual(out.fromCodes, out.whole, 'codes pasted back merge to the whole run');
+  assert.deepEqual(out.bare.rows, out.whole.rows.filter((_, i) => i % 3 === 0), 'a code without the spec');
+  assert.deepEqual(out.bare.slice, { index: 0, of: 3 });
+  assert.equal(out.bare.spec, null);
+  assert.deepEqual(out.upDown.merged, out.upDown.whole, 'up-down slices (a seed each) merged');
+  assert.notEqual(out.upDown.whole.fingerprint, out.whole.fingerprint);
+  const r = out.refusals;
+  assert.equal(r.otherCode?.name, 'TypeError');
+  assert.match(r.otherCode.message, /another experiment/);
+  assert.equal(r.otherResult?.name, 'TypeError');
+  assert.match(r.otherResult.message, /results\[1\] is from another experiment/);
+  assert.equal(r.twice?.name, 'TypeError');
+  assert.match(r.twice.message, /given twice/);
+  assert.equal(r.garbled?.name, 'TypeError');
+  assert.match(r.garbled.message, /garbled/);
+  assert.equal(r.notACode?.name, 'TypeError');
+  assert.match(r.notACode.message, /not a result code/);
+  assert.equal(r.noSpec?.name, 'TypeError');
+  assert.match(r.noSpec.message, /no spec/);
+  assert.equal(r.tooMany?.name, 'RangeError');
+  assert.match(r.tooMany.message, /1 to 6/);
+});
+
+test('a link carries the experiment', async () => {
+  const { page } = await sharedPage();
+  const out = await page.evaluate(async ([small]) => {
+    const ex = await import('/www/experiment.js');
+    const link = ex.experimentLink(small, 'https://example.org/boids/index.html?lang=uk#top');
+    const sliced = ex.experimentLink(ex.sliceSpecs(small, 2)[1], location.href);
+    let garbled = null;
+    try {
+      ex.specFromLink('https://example.org/?experiment=eyJzZXR0aW5nc');
+    } catch (error) {
+      garbled = { name: error.name, message: error.message };
+    }
+    return {
+      link,
+      spec: ex.specFromLink(link),
+      sliced: ex.specFromLink(sliced),
+      none: ex.specFromLink('https://example.org/?lang=pl'),
+      garbled,
+    };
+  }, [SMALL]);
+  assert.match(out.link, /^https:\/\/example\.org\/boids\/index\.html\?lang=uk&experiment=[A-Za-z0-9_-]+#top$/);
+  assert.deepEqual(out.spec, SMALL);
+  assert.deepEqual(out.sliced, { ...SMALL, slice: { index: 1, of: 2 } });
+  assert.equal(out.none, null);
+  assert.equal(out.garbled?.name, 'TypeError');
+  assert.match(out.garbled.message, /garbled/);
+});

@@ -1,0 +1,54 @@
+// The worker of runExperiment (experiment.js): its own instance of the SIMD128 module
+// (boids_bg.wasm, never the relaxed patch), no GL. Protocol:
+//   in:  { spec }                          (once)
+//   out: { type: 'ready', fingerprint, total, version }, right after the spec is read, or
+//        { type: 'error', name, message }  (a refused spec: TypeError / RangeError), then
+//        { type: 'progress' | 'done', done, total, rows }  each ~50 ms (rows: the new ones)
+// It closes itself when done; runExperiment terminates it on abort.
+
+import init, { Experiment, takePanic, version } from '../boids.js';
+
+/** About this long a chunk of steps, ms: progress often enough, postMessage rarely. */
+const CHUNK_MS = 50;
+
+const loaded = init({ module_or_path: new URL('../boids_bg.wasm', import.meta.url) });
+
+function report(error) {
+  const panic = error instanceof WebAssembly.RuntimeError ? takePanic() : null;
+  const name = error instanceof TypeError || error instanceof RangeError ? error.name : 'Error';
+  const message = panic ? `the experiment stopped: ${panic}` : String(error?.message ?? error);
+  postMessage({ type: 'error', name, message });
+  close();
+}
+
+self.onmessage = async ({ data }) => {
+  let experiment;
+  try {
+    await loaded;
+    experiment = new Experiment(data.spec);
+  } catch (error) {
+    report(error);
+    return;
+  }
+  const total = experiment.stepsTotal();
+  postMessage({ type: 'ready', fingerprint: experiment.fingerprint(), total, version: version() });
+  try {
+    let steps = 10;
+    let sent = 0;
+    for (;;) {
+      const start = performance.now();
+      const finished = experiment.advance(steps);
+      const ms = performance.now() - start;
+      const rows = experiment.rows(sent);
+      sent += rows.length;
+      postMessage({ type: finished ? 'done' : 'progress', done: experiment.stepsDone(), total, rows });
+      if (finished) break;
+      // The next chunk sized to take CHUNK_MS at the rate just seen (at most 4× the last).
+      steps = Math.max(1, Math.min(4 * steps, Math.round((steps * CHUNK_MS) / Math.max(ms, 0.1))));
+    }
+    experiment.free();
+    close();
+  } catch (error) {
+    report(error);
+  }
+};
