@@ -101,6 +101,76 @@ const instruments = {
   wordsStreams: 'in streams',
 };
 
+// The Experiment group (experiment-panel.js, phase-plot.js), loaded with the group but worded here.
+const experiment = {
+  groupExperiment: 'Experiment',
+  expNotLoaded: 'The experiment did not load.',
+  expIntro:
+    'Change one parameter step by step: at each value the flock settles, then is measured. It runs in the background; the flock here keeps flying.',
+  expStudentIntro: 'Your part of the class experiment: part {k} of {n}. It runs by itself; when it is done, copy the code and send it to your teacher.',
+  expBadLink: 'This experiment link is damaged ({m}); the fields show a new experiment.',
+  expParam: 'Parameter',
+  expFrom: 'From',
+  expTo: 'To',
+  expPoints: 'Points',
+  expSeeds: 'Seeds',
+  expSeedsHint: 'Whole numbers such as 1 2 3, or a range such as 1-10. Each seed is one more run of every point.',
+  expSeedsError: 'Seeds: whole numbers such as 1 2 3, or a range such as 1-10 (at most 64).',
+  expDirection: 'Direction',
+  expDirUp: 'Up: a fresh flock at each value',
+  expDirUpDown: 'Up and down: one flock carried on, up and back (does it remember?)',
+  expCount: 'Boids',
+  expSettle: 'Settle, s',
+  expMeasureTime: 'Measure, s',
+  expStart: 'Start',
+  expStartPart: 'Run my part',
+  expStop: 'Stop',
+  expProgress: 'Progress',
+  expLeft: '{p} done, about {t} left',
+  expSeconds: '{n} s',
+  expMinutes: '{n} min',
+  expDone: 'Done. Rows measured: {n}.',
+  expStopped: 'Stopped.',
+  expError: 'The experiment did not run: {m}',
+  expMeasure: 'Plot',
+  expPolarization: 'Polarization (aligned)',
+  expMilling: 'Milling (circling)',
+  expGroups: 'Groups',
+  expLargestGroup: 'Largest group (share)',
+  expMedianNearest: 'Median nearest distance',
+  expMeanNeighbours: 'Mean neighbours',
+  expPlotTitle: '{y} against {x}: the mean over seeds, the band ± one standard deviation.',
+  expPointsShown: 'Points: {n}.',
+  expEmpty: 'Press Start: the points appear here.',
+  expWaiting: 'The first point comes after its settling time…',
+  expUp: 'up',
+  expDown: 'down',
+  expBand: '± 1 sd',
+  expDownloadCsv: 'Download CSV',
+  expDownloadPng: 'Download PNG',
+  expCopyLink: 'Copy link',
+  expLinkField: 'Link to this experiment',
+  expCopied: 'Copied.',
+  expCopyManual: 'Select it and copy it by hand.',
+  expClass: 'With the class',
+  expShareHint: 'Split the experiment: each student’s link runs one part and shows a result code. Paste the codes below to see the whole plot.',
+  expStudents: 'Students',
+  expShare: 'Share with the class',
+  expShared: 'Links: {n}, one for each student.',
+  expClassMax: 'The most parts this experiment splits into: {n}.',
+  expPart: 'Part {k} of {n}',
+  expCopyLinks: 'Copy all links',
+  expCode: 'Your result code',
+  expCopyCode: 'Copy code',
+  expPaste: 'Result codes from the class',
+  expMerge: 'Merge',
+  expMerged: 'Codes merged: {n}; rows: {rows}.',
+  expMissing: 'Rows still to come: {n}.',
+  expNoCodes: 'No result code found: a code starts with boids1:',
+  expBadCodes: 'Damaged codes left out: {n}.',
+  expForeign: 'Refused {n}: from another experiment, not this one. Ask for codes from this experiment’s links.',
+};
+
 const table = {
   ui: {
     pageTitle: 'Boids — flocking in Rust, WebAssembly and WebGL2',
@@ -194,6 +264,6 @@ const table = {
 };
 
 // The panel's and the instruments' strings are `ui` strings like any other.
-Object.assign(table.ui, panel, instruments);
+Object.assign(table.ui, panel, instruments, experiment);
 
 export default table;

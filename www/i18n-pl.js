@@ -105,6 +105,80 @@ const instruments = {
   wordsStreams: 'w strumieniach',
 };
 
+// The Experiment group (experiment-panel.js, phase-plot.js), loaded with the group but worded here.
+const experiment = {
+  groupExperiment: 'Eksperyment',
+  expNotLoaded: 'Eksperyment się nie wczytał.',
+  expIntro:
+    'Zmieniaj jeden parametr krok po kroku: przy każdej wartości stado się ustala, a potem jest mierzone. Wszystko działa w tle; stado tutaj leci dalej.',
+  expStudentIntro:
+    'Twoja część eksperymentu klasy: część {k} z {n}. Uruchamia się sama; gdy się skończy, skopiuj kod i wyślij go nauczycielowi.',
+  expBadLink: 'Link do eksperymentu jest uszkodzony ({m}); pola pokazują nowy eksperyment.',
+  expParam: 'Parametr',
+  expFrom: 'Od',
+  expTo: 'Do',
+  expPoints: 'Punkty',
+  expSeeds: 'Ziarna',
+  expSeedsHint:
+    'Liczby całkowite, np. 1 2 3, albo zakres, np. 1-10. Każde ziarno to jeszcze jeden przebieg każdego punktu.',
+  expSeedsError: 'Ziarna: liczby całkowite, np. 1 2 3, albo zakres, np. 1-10 (najwyżej 64).',
+  expDirection: 'Kierunek',
+  expDirUp: 'W górę: nowe stado przy każdej wartości',
+  expDirUpDown: 'W górę i w dół: jedno stado leci dalej, tam i z powrotem (czy pamięta?)',
+  expCount: 'Boidy',
+  expSettle: 'Ustalanie, s',
+  expMeasureTime: 'Pomiar, s',
+  expStart: 'Uruchom',
+  expStartPart: 'Uruchom moją część',
+  expStop: 'Zatrzymaj',
+  expProgress: 'Postęp',
+  expLeft: 'Zrobiono {p}, zostało około {t}',
+  expSeconds: '{n} sek.',
+  expMinutes: '{n} min.',
+  expDone: 'Gotowe: zmierzono wierszy: {n}.',
+  expStopped: 'Zatrzymano.',
+  expError: 'Eksperyment się nie uruchomił: {m}',
+  expMeasure: 'Wykres',
+  expPolarization: 'Polaryzacja (zgodność)',
+  expMilling: 'Krążenie',
+  expGroups: 'Grupy',
+  expLargestGroup: 'Największa grupa (udział)',
+  expMedianNearest: 'Mediana odległości do najbliższego',
+  expMeanNeighbours: 'Średnia liczba sąsiadów',
+  expPlotTitle:
+    '{y} w zależności od parametru „{x}”: średnia po ziarnach, pas ± jedno odchylenie standardowe.',
+  expPointsShown: 'Punkty: {n}.',
+  expEmpty: 'Naciśnij „Uruchom”: tu pojawią się punkty.',
+  expWaiting: 'Pierwszy punkt pojawi się po czasie ustalania…',
+  expUp: 'w górę',
+  expDown: 'w dół',
+  expBand: '± 1 odch. std.',
+  expDownloadCsv: 'Pobierz CSV',
+  expDownloadPng: 'Pobierz PNG',
+  expCopyLink: 'Kopiuj link',
+  expLinkField: 'Link do tego eksperymentu',
+  expCopied: 'Skopiowano.',
+  expCopyManual: 'Zaznacz i skopiuj ręcznie.',
+  expClass: 'Z klasą',
+  expShareHint:
+    'Podziel eksperyment: link każdego ucznia uruchamia jedną część i pokazuje kod wyniku. Wklej kody poniżej, by zobaczyć cały wykres.',
+  expStudents: 'Uczniowie',
+  expShare: 'Udostępnij klasie',
+  expShared: 'Linki: {n}, po jednym na ucznia.',
+  expClassMax: 'Ten eksperyment dzieli się najwyżej na {n} części.',
+  expPart: 'Część {k} z {n}',
+  expCopyLinks: 'Kopiuj wszystkie linki',
+  expCode: 'Twój kod wyniku',
+  expCopyCode: 'Kopiuj kod',
+  expPaste: 'Kody wyników od klasy',
+  expMerge: 'Połącz',
+  expMerged: 'Połączono kody: {n}; wiersze: {rows}.',
+  expMissing: 'Brakuje jeszcze wierszy: {n}.',
+  expNoCodes: 'Nie znaleziono kodu wyniku: kod zaczyna się od boids1:',
+  expBadCodes: 'Pominięto uszkodzone kody: {n}.',
+  expForeign: 'Odrzucono: {n} — z innego eksperymentu, nie tego. Poproś o kody z linków tego eksperymentu.',
+};
+
 const table = {
   ui: {
     pageTitle: 'Boidy — stado w Rust, WebAssembly i WebGL2',
@@ -203,10 +277,18 @@ const table = {
       'Promień separacji',
       'Sąsiedzi bliżsi niż ta odległość odpychają boida (i tak widzi on tylko w promieniu percepcji).',
     ],
+    alignmentRadius: [
+      'Promień wyrównania',
+      'Jak daleko boid naśladuje kurs sąsiadów (strefa orientacji Couzina). Spójność nadal sięga całego promienia percepcji; na nim lub powyżej — to samo co promień percepcji.',
+    ],
     fieldOfView: ['Pole widzenia', 'Jak szeroko widzi boid; sąsiadów w martwej strefie za nim pomija, ale nadal trzyma od nich odstęp.'],
     maxForce: [
       'Maks. siła',
       'Najsilniejsze sterowanie, jakie może dać każda reguła: mała — leniwie i płynnie, duża — nerwowo.',
+    ],
+    noise: [
+      'Szum',
+      'Losowe skręty: kurs każdego boida co chwilę lekko się chwieje — to błędy w tym, co widzi, i w tym, jak leci. Silny szum niszczy porządek stada.',
     ],
     worldSize: [
       'Rozmiar świata',
@@ -265,10 +347,10 @@ const table = {
     arrows: ['Klucze', 'Silne wyrównanie i spójność, krótki wzrok, szybki lot: kilka osobnych grup, każda leci w swoją stronę.'],
     fishBall: ['Ławica w kuli', 'Silna spójność, martwe pole z tyłu i wolne tempo: kula, która krąży wokół swojego środka.'],
   },
-  units: { boids: 'boidów', units: 'j.', 'units/s': 'j./s', 'units/s²': 'j./s²' },
+  units: { boids: 'boidów', units: 'j.', 'units/s': 'j./s', 'units/s²': 'j./s²', 'rad/√s': 'rad/√s' },
 };
 
 // The panel's and the instruments' strings are `ui` strings like any other.
-Object.assign(table.ui, panel, instruments);
+Object.assign(table.ui, panel, instruments, experiment);
 
 export default table;

@@ -5,7 +5,7 @@
 // groups (<details>) that open on demand and are remembered in the URL (`open`, url-sync.js).
 // Methods mixed into BoidsFlock (boids-embed.js); `this` is the element.
 
-import { PRESETS, SPECS } from './wasm-load.js';
+import { PRESETS, SPECS, errorText } from './wasm-load.js';
 import { buildControls } from './controls.js';
 import { buildExplanation } from './explain.js';
 import { buildKeysHelp } from './keys.js';
@@ -24,7 +24,8 @@ const BASICS = ['count', 'separation', 'alignment', 'cohesion', 'perception'];
  * A parameter the table has and no group names goes to "world"; "scene" also holds the
  * pointer and obstacle tools; "look" holds the instruments (an inspector, a colour-by
  * choice, trails, a time scale, a plot) that other modules add through `panelSlot('look')`,
- * and stays hidden while empty.
+ * and stays hidden while empty; "experiment" is filled by experiment-panel.js, imported when
+ * the group is first opened (so the page downloads none of it at load).
  */
 const GROUPS = [
   ['hawks', 'groupHawks', ['predators', 'predatorSpeed', 'fleeRadius']],
@@ -32,9 +33,10 @@ const GROUPS = [
   ['leaders', 'groupLeaders', ['leaders', 'leaderWeight']],
   ['wind', 'groupWind', ['windStrength', 'windHeading', 'windElevation']],
   ['species', 'groupSpecies', ['speciesCount', 'topological', 'nearestK']],
-  ['sight', 'groupSight', ['fieldOfView', 'separationRadius']],
-  ['world', 'groupWorld', ['speed', 'maxForce', 'flat', 'wrap', 'worldSize']],
+  ['sight', 'groupSight', ['fieldOfView', 'separationRadius', 'alignmentRadius']],
+  ['world', 'groupWorld', ['speed', 'noise', 'maxForce', 'flat', 'wrap', 'worldSize']],
   ['look', 'groupLook', []],
+  ['experiment', 'groupExperiment', []],
 ];
 
 /** More sliders than this in a compact embed: grouped like the full page's. */
@@ -375,6 +377,11 @@ export const panelMethods = {
       GROUPS.forEach(([, , names]) => names.forEach((name) => placed.add(name)));
       const rest = specs.filter((spec) => !placed.has(spec.name)).map((spec) => spec.name);
       ui.groups = {};
+      // A link with an experiment (`?experiment=…`) opens its group, once.
+      if (!this.experimentAsked) {
+        this.experimentAsked = true;
+        if (this.option('experiment')) this.openGroups().add('experiment');
+      }
       for (const [name, titleKey, names] of GROUPS) {
         const members = [...names, ...(name === 'world' ? rest : [])].filter((n) => chosen.has(n));
         const body = element('div', 'bf-group-body');
@@ -387,7 +394,7 @@ export const panelMethods = {
           specs.filter((spec) => members.includes(spec.name)),
         );
         if (name === 'hawks') predatorRow(body);
-        if (name !== 'look' && body.childElementCount === 0) continue;
+        if (name !== 'look' && name !== 'experiment' && body.childElementCount === 0) continue;
         form.append(this.buildGroup(name, t(titleKey), body));
       }
     }
@@ -403,10 +410,38 @@ export const panelMethods = {
     const summary = element('summary', 'bf-group-title', title);
     group.append(summary, body);
     group.open = this.openGroups().has(name);
-    group.addEventListener('toggle', () => this.setGroupOpen(name, group.open));
+    group.addEventListener('toggle', () => {
+      this.setGroupOpen(name, group.open);
+      if (name === 'experiment' && group.open) this.fillExperiment();
+    });
     if (name === 'look') group.hidden = body.childElementCount === 0;
     this.ui.groups[name] = { element: group, body };
+    if (name === 'experiment' && group.open) this.fillExperiment();
     return group;
+  },
+
+  /**
+   * The Experiment group's content: experiment-panel.js (with experiment.js, phase-plot.js
+   * and experiment.css), imported the first time the group opens, and built again into each
+   * new panel while it is open.
+   */
+  async fillExperiment() {
+    const group = this.ui?.groups?.experiment;
+    if (!group || group.body.dataset.filled) return;
+    group.body.dataset.filled = 'loading';
+    group.body.setAttribute('aria-busy', 'true');
+    try {
+      const { buildExperiment } = await import('./experiment-panel.js');
+      if (this.ui?.groups?.experiment !== group) return; // the panel was rebuilt meanwhile
+      buildExperiment(this, group.body);
+      group.body.dataset.filled = 'yes';
+    } catch (error) {
+      delete group.body.dataset.filled;
+      console.error(error);
+      group.body.replaceChildren(element('p', 'bf-param-hint', `${this.text.ui('expNotLoaded')} (${errorText(error)})`));
+    } finally {
+      group.body.removeAttribute('aria-busy');
+    }
   },
 
   /**

@@ -47,8 +47,8 @@ test('simple first: the rules, perception, Count, presets and "How it works" on 
   );
   assert.deepEqual(
     groups.map(([name]) => name),
-    ['hawks', 'scene', 'leaders', 'wind', 'species', 'sight', 'world', 'look'],
-    'the groups, in order (the last: the instruments)',
+    ['hawks', 'scene', 'leaders', 'wind', 'species', 'sight', 'world', 'look', 'experiment'],
+    'the groups, in order (then the instruments and the experiment)',
   );
   assert.ok(groups.every(([, open, title]) => !open && title), 'every group is closed and titled');
   // Predator and Hawks are one control: the checkbox sits in the Hawks slider's row.
