@@ -303,7 +303,7 @@ export function mergeResults(results, spec) {
     if (r.rows.length > expected.length) throw new TypeError(`${where}: results[${i}] has more rows than its slice`);
     r.rows.forEach((row, j) => {
       const [s, d, v] = expected[j];
-      if (row.seed !== spec.seeds[s] || row.direction !== d || !Object.is(row.value, spec.values[v])) {
+      if (row.seed !== spec.seeds[s] || row.direction !== d || row.value !== spec.values[v]) {
         throw new TypeError(`${where}: results[${i}].rows[${j}] is not the row its slice holds there (garbled?)`);
       }
       const at = index.get(`${s} ${d} ${v}`);

@@ -37,14 +37,28 @@ fn get(object: &JsValue, name: &str) -> Result<JsValue, JsValue> {
     Reflect::get(object, &JsValue::from_str(name))
 }
 
+/// The number `object[name]`, called `field` in messages.
+#[inline(never)]
+fn number_at(object: &JsValue, name: &str, field: &str) -> Result<f64, JsValue> {
+    number(NEW, field, &get(object, name)?)
+}
+
+#[inline(never)]
 fn whole_number_error(field: &str, range: &str) -> JsValue {
     TypeError::new(&format!("{NEW}: {field} must be a whole number{range}")).into()
 }
 
-/// A whole number ≥ 0 at `field`; with `clamp`, NaN, ±Infinity and numbers out of
+/// A whole number ≥ 0 at `object[name]`; with `clamp`, NaN, ±Infinity and numbers out of
 /// `0..=above` go through as 0 or `above`, which the core refuses as out of range.
-fn whole(field: &str, value: &JsValue, above: usize, clamp: bool) -> Result<usize, JsValue> {
-    let value = number(NEW, field, value)?;
+#[inline(never)]
+fn whole(
+    object: &JsValue,
+    name: &str,
+    field: &str,
+    above: f64,
+    clamp: bool,
+) -> Result<usize, JsValue> {
+    let value = number_at(object, name, field)?;
     let refused = if value.is_finite() {
         value.fract() != 0.0 || (value < 0.0 && !clamp)
     } else {
@@ -56,22 +70,29 @@ fn whole(field: &str, value: &JsValue, above: usize, clamp: bool) -> Result<usiz
     Ok(if value.is_nan() {
         0
     } else {
-        value.clamp(0.0, above as f64) as usize
+        value.max(0.0).min(above) as usize
     })
 }
 
-/// The array at `field`, at most `max` + 1 of its items (one more than the core accepts,
-/// so that it says "at most": a length of a billion is not read).
-fn items(spec: &JsValue, field: &str, max: usize) -> Result<Vec<(String, JsValue)>, JsValue> {
+/// The numbers of the array `spec[field]`, at most `max` + 1 of them (one more than the
+/// core accepts, so that it says "at most": a length of a billion is not read).
+#[inline(never)]
+fn numbers(spec: &JsValue, field: &str, max: usize) -> Result<Vec<f64>, JsValue> {
     let value = get(spec, field)?;
     if !Array::is_array(&value) {
         return Err(type_error(NEW, field, "an array", &value));
     }
-    let array: Array = value.unchecked_into();
-    let length = (array.length() as usize).min(max + 1);
-    (0..length)
-        .map(|i| Ok((format!("{field}[{i}]"), Reflect::get_u32(&array, i as u32)?)))
-        .collect()
+    let array: &Array = value.unchecked_ref();
+    let length = array.length().min(max as u32 + 1);
+    let mut numbers = Vec::with_capacity(length as usize);
+    for i in 0..length {
+        let item = Reflect::get_u32(array, i)?;
+        match item.as_f64() {
+            Some(number) => numbers.push(number),
+            None => return Err(type_error(NEW, &format!("{field}[{i}]"), "a number", &item)),
+        }
+    }
+    Ok(numbers)
 }
 
 fn read_spec(spec: &JsValue) -> Result<Spec, JsValue> {
@@ -87,45 +108,37 @@ fn read_spec(spec: &JsValue) -> Result<Spec, JsValue> {
         for key in Object::keys(given.unchecked_ref::<Object>()) {
             let name = string(NEW, "a settings name", &key, NAME_MAX)?;
             let field = format!("settings.{name}");
-            let value = number(NEW, &field, &get(&given, &name)?)?;
+            let value = number_at(&given, &name, &field)?;
             settings.push((param_named(&field, &name).map_err(spec_error)?, value));
         }
     }
     let name = string(NEW, "param", &get(spec, "param")?, NAME_MAX)?;
     let param = param_named("param", &name).map_err(spec_error)?;
-    let values = items(spec, "values", MAX_VALUES)?
-        .iter()
-        .map(|(field, value)| number(NEW, field, value))
-        .collect::<Result<_, _>>()?;
+    let values = numbers(spec, "values", MAX_VALUES)?;
     let direction = string(NEW, "direction", &get(spec, "direction")?, NAME_MAX)?;
-    let direction = Direction::from_name(&direction).ok_or_else(|| {
-        JsValue::from(TypeError::new(&format!(
-            "{NEW}: direction must be \"up\" or \"up-down\""
-        )))
-    })?;
-    let seeds = items(spec, "seeds", MAX_SEEDS)?
-        .iter()
-        .map(|(field, value)| {
-            let seed = number(NEW, field, value)?;
-            if seed.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&seed) {
-                Ok(seed as u32)
-            } else {
-                Err(whole_number_error(field, " from 0 to 4294967295"))
-            }
-        })
-        .collect::<Result<_, _>>()?;
-    let count = whole("count", &get(spec, "count")?, MAX_COUNT + 1, true)?;
-    let [settle, measure, sample_every] = ["settle", "measure", "sampleEvery"];
-    let settle = number(NEW, settle, &get(spec, settle)?)?;
-    let measure = number(NEW, measure, &get(spec, measure)?)?;
-    let sample_every = number(NEW, sample_every, &get(spec, sample_every)?)?;
+    let Some(direction) = Direction::from_name(&direction) else {
+        let message = format!("{NEW}: direction must be \"up\" or \"up-down\"");
+        return Err(TypeError::new(&message).into());
+    };
+    let mut seeds = Vec::new();
+    for (i, seed) in numbers(spec, "seeds", MAX_SEEDS)?.into_iter().enumerate() {
+        if !(seed.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&seed)) {
+            let range = " from 0 to 4294967295";
+            return Err(whole_number_error(&format!("seeds[{i}]"), range));
+        }
+        seeds.push(seed as u32);
+    }
+    let count = whole(spec, "count", "count", (MAX_COUNT + 1) as f64, true)?;
+    let settle = number_at(spec, "settle", "settle")?;
+    let measure = number_at(spec, "measure", "measure")?;
+    let sample_every = number_at(spec, "sampleEvery", "sampleEvery")?;
     let slice = get(spec, "slice")?;
     let slice = if slice.is_undefined() || slice.is_null() {
         None
     } else if slice.is_object() {
         Some(Slice {
-            index: whole("slice.index", &get(&slice, "index")?, usize::MAX, false)?,
-            of: whole("slice.of", &get(&slice, "of")?, usize::MAX, false)?,
+            index: whole(&slice, "index", "slice.index", f64::MAX, false)?,
+            of: whole(&slice, "of", "slice.of", f64::MAX, false)?,
         })
     } else {
         return Err(type_error(NEW, "slice", "an object or undefined", &slice));

@@ -178,17 +178,18 @@ test('a noise sweep: order at no noise, disorder at the top, falling in between;
   assert.ok(sweep.progress.slice(1, -1).every((q) => Number.isFinite(q.secondsLeft) && q.secondsLeft >= 0));
   assert.equal(sweep.progressAfterEnd, 0);
 
-  // The page's animation frames went on while it ran (it is in a worker): never a second
-  // without one (an experiment on the page's thread would stop them for the whole run), and
+  // The page's animation frames went on while it ran (it is in a worker): no long gap (an
+  // experiment on the page's thread would stop them for the whole run, seconds), and
   // at a rate not far below the one before (software WebGL on two shared cores: ~10–20 fps).
   const rate = (frames) => (frames.length - 1) / ((frames.at(-1) - frames[0]) / 1000);
   const gaps = sweep.frames.slice(1).map((t, i) => t - sweep.frames[i]);
   const [fpsBefore, fps] = [rate(before), rate(sweep.frames)];
   console.log(
     `# the page's frames: ${fpsBefore.toFixed(1)} a second before the run, ${fps.toFixed(1)} during it ` +
-      `(the longest gap ${Math.max(...gaps).toFixed(0)} ms)`,
+      `(the longest gap ${Math.max(...gaps).toFixed(0)} ms of ${sweep.ms.toFixed(0)})`,
   );
-  assert.ok(Math.max(...gaps) < 1000, `the longest gap between frames was ${Math.max(...gaps)} ms`);
+  const longest = Math.max(...gaps);
+  assert.ok(longest < Math.min(1500, sweep.ms / 3), `the longest gap between frames was ${longest} ms of ${sweep.ms}`);
   assert.ok(fps >= Math.min(5, fpsBefore / 3), `${fps.toFixed(1)} frames a second during the run, ${fpsBefore.toFixed(1)} before`);
   assert.equal(await page.evaluate(() => document.documentElement.dataset.boids), 'running');
 
