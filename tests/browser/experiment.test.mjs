@@ -8,7 +8,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useDistAndBrowser, waitRunning, watchProblems } from './helpers.mjs';
+import { serve, useDistAndBrowser, waitRunning, watchProblems } from './helpers.mjs';
 
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'";
 const env = useDistAndBrowser({ csp: CSP });
@@ -417,4 +417,30 @@ test('a link carries the experiment', async () => {
   assert.equal(out.none, null);
   assert.equal(out.garbled?.name, 'TypeError');
   assert.match(out.garbled.message, /garbled/);
+});
+
+test('from another origin (a CDN), through a same-origin blob worker', async () => {
+  const cdn = await serve({ cors: true });
+  const site = await serve({ root: null, pages: { '/lesson.html': '<!doctype html><title>lesson</title>' } });
+  const page = await env.browser.newPage();
+  const { problems } = watchProblems(page);
+  try {
+    await page.goto(`${site.url}lesson.html`);
+    const out = await page.evaluate(
+      async ([url, spec]) => {
+        const ex = await import(`${url}www/experiment.js`);
+        const result = await ex.runExperiment(spec);
+        const refused = await ex.runExperiment({ ...spec, count: 1e6 }).catch((error) => error.name);
+        return { rows: result.rows.length, print: result.fingerprint === ex.experimentFingerprint(spec), refused };
+      },
+      [cdn.url, { ...SMALL, seeds: [1], values: [0] }],
+    );
+    assert.deepEqual(out, { rows: 1, print: true, refused: 'RangeError' });
+    assert.ok(cdn.requests.some((r) => r.path === '/boids_bg.wasm'), 'the module came from the CDN');
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+    await cdn.close();
+    await site.close();
+  }
 });
