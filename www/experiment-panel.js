@@ -138,6 +138,7 @@ function stateOf(host) {
       url.searchParams.set('experiment', raw);
       const spec = specFromLink(url.href);
       state.fixed = spec;
+      state.fromLink = true;
       state.slice = spec.slice ?? null;
       state.form = formFor(host, spec);
     } catch (error) {
@@ -388,6 +389,7 @@ export function buildExperiment(host, body) {
     };
     state.fixed = null;
     state.slice = null;
+    redraw(host); // before a run the plot's axes follow the form
   };
   param.addEventListener('change', () => {
     const spec = specOf(param.value);
@@ -410,6 +412,10 @@ export function buildExperiment(host, body) {
   host.experimentObserver.disconnect();
   host.experimentObserver.observe(canvas);
   update(host);
+  if (state.fromLink && !state.shown) {
+    state.shown = true; // a link's experiment: the group in view (it sits at the panel's end)
+    requestAnimationFrame(() => body.closest('details')?.scrollIntoView({ block: 'start' }));
+  }
   if (state.slice && !state.autoStarted) {
     state.autoStarted = true; // a student's link runs its part at once
     start(host);
@@ -735,6 +741,7 @@ function redraw(host) {
     legend: { up: t('expUp'), down: t('expDown'), band: t('expBand') },
     lang: host.language,
     empty: state.running ? t('expWaiting') : t('expEmpty'),
+    upDown: (spec?.direction ?? state.form.direction) === 'up-down',
   });
   const points = series.up.length + series.down.length;
   const caption = t('expPlotTitle').replace('{y}', t(measureText)).replace('{x}', host.text.param(pSpec)[0]);

@@ -64,7 +64,8 @@ export function ticks(lo, hi, count = 5) {
   if (!(hi > lo)) return [lo];
   const raw = (hi - lo) / Math.max(1, count);
   const power = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 5, 10].map((k) => k * power).find((s) => s >= raw) ?? 10 * power;
+  // The finest round step that gives at most one tick more than asked.
+  const step = [0.5, 1, 2, 5, 10].map((k) => k * power).find((s) => (hi - lo) / s <= count + 1) ?? 10 * power;
   const out = [];
   for (let v = Math.ceil(lo / step - 1e-9) * step; v <= hi + step * 1e-9; v += step) out.push(Number(v.toPrecision(12)));
   return out;
@@ -82,9 +83,10 @@ function niceCeil(value) {
  * Draws the plot on `canvas`. `series`: from seriesFromRows; `x`: { min, max, label } (the
  * parameter's range swept and its axis title with the unit); `y`: { axis, label } (axis from
  * MEASURES); `legend`: { up, down, band } texts; `lang` for the numbers; `empty`: a text shown
- * while there is no point yet. The background is painted, so that a saved PNG reads alone.
+ * while there is no point yet; `upDown`: the legend names the way down before it has points.
+ * The background is painted, so that a saved PNG reads alone.
  */
-export function drawPhasePlot(canvas, { series, x, y, legend, lang = 'en', empty = '' }) {
+export function drawPhasePlot(canvas, { series, x, y, legend, lang = 'en', empty = '', upDown = false }) {
   const ratio = window.devicePixelRatio || 1;
   const width = Math.max(1, Math.round(canvas.clientWidth * ratio));
   const height = Math.max(1, Math.round(canvas.clientHeight * ratio));
@@ -199,7 +201,7 @@ export function drawPhasePlot(canvas, { series, x, y, legend, lang = 'en', empty
   let at = pad.left;
   const mid = 12;
   for (const [leg, , colour, dash] of LEGS) {
-    if (leg === 'down' && series.down.length === 0) continue;
+    if (leg === 'down' && series.down.length === 0 && !upDown) continue;
     g.strokeStyle = colour;
     g.lineWidth = 2;
     g.setLineDash(dash);
