@@ -283,7 +283,7 @@ export function buildExperiment(host, body) {
   }
   ui.direction = direction;
 
-  const timing = element('div', 'bf-exp-row');
+  const timing = element('div', 'bf-exp-row bf-exp-timing');
   timing.append(
     field('count', 'expCount', numberInput(f.count, { min: 50, max: MAX_COUNT, step: 1 })),
     field('settle', 'expSettle', numberInput(f.settle, { min: 0, max: 600, step: 1 })),
