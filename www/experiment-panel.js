@@ -137,6 +137,7 @@ function stateOf(host) {
       const url = new URL(FULL_PAGE);
       url.searchParams.set('experiment', raw);
       const spec = specFromLink(url.href);
+      if (!spec) throw new TypeError('no experiment');
       state.fixed = spec;
       state.fromLink = true;
       state.slice = spec.slice ?? null;
@@ -387,6 +388,12 @@ export function buildExperiment(host, body) {
       measure: ui.measure.value,
       students: ui.students?.value ?? state.form.students,
     };
+    if (state.fixed && host.urlMode === 'sync') {
+      // Another experiment now: the address bar no longer carries the link's.
+      const url = new URL(location.href);
+      url.searchParams.delete('experiment');
+      history.replaceState(history.state, '', url.href);
+    }
     state.fixed = null;
     state.slice = null;
     redraw(host); // before a run the plot's axes follow the form
