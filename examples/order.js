@@ -7,6 +7,7 @@
 import { experimentLink, runExperiment } from '../www/experiment.js';
 import { drawPhasePlot, seriesFromRows } from '../www/phase-plot.js';
 import { loadLang, texts } from '../www/i18n.js';
+import { loadExperimentTexts } from '../www/i18n-experiment.js';
 
 /**
  * The two experiments. Part one: polarization against noise, in a wrapped world with strong
@@ -50,6 +51,7 @@ await customElements.whenDefined('boids-flock');
 const SPECS = customElements.get('boids-flock').params;
 const lang = document.documentElement.lang || 'en';
 await loadLang(lang);
+await loadExperimentTexts(lang);
 const text = texts(lang);
 const t = (key) => text.ui(key);
 

@@ -10,6 +10,7 @@ set -euo pipefail
 cd "${TRUNK_SOURCE_DIR:-$(dirname "${BASH_SOURCE[0]}")/..}"
 
 bash scripts/build-relaxed.sh
+bash scripts/build-worker.sh
 if [[ ${TRUNK_PROFILE:-debug} == release ]]; then
     node scripts/strip-comments.mjs "$TRUNK_STAGING_DIR"
 fi

@@ -2,7 +2,8 @@
 # Runs every test of the boids demo, failing fast:
 #   fmt, clippy (native + wasm), native tests, wasm tests in headless Chromium (both
 #   builds: SIMD128 and relaxed SIMD),
-#   trunk release build, browser tests of dist/ (playwright-core + Debian chromium), among
+#   trunk release build (with the relaxed-SIMD patch and the experiment worker's module),
+#   browser tests of dist/ (playwright-core + Debian chromium), among
 #   them the npm package's (scripts/package.sh) and the iframe bridge's; and the CI workflow's
 #   lint (scripts/lint-workflows.sh).
 # Installs missing tools first (scripts/setup.sh).
@@ -30,6 +31,9 @@ cargo clippy --all-targets -- -D warnings
 
 step "cargo clippy (wasm32, all targets)"
 cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
+
+step "cargo clippy (wasm32, the experiment worker's module: --features worker)"
+cargo clippy --target wasm32-unknown-unknown --lib --features worker -- -D warnings
 
 step "cargo clippy (wasm32, relaxed-SIMD build)"
 (

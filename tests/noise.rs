@@ -155,15 +155,29 @@ fn noise_set_back_to_zero_changes_nothing() {
 
 /// The zone of orientation at the perception radius is the perception radius: there the
 /// step takes its usual path and nothing changes. Just below it (one f32 step under the
-/// radius), the step takes the zoned path, which must sum exactly the same, but for a boid
+/// radius), the step takes the zoned path (`scan::zone_sum`, one boid at a time), which must
+/// sum the same neighbours, to rounding (it adds them in another order), but for a boid
 /// with a neighbour in the sliver between the two squared radii (two f32 steps wide): rare.
 /// Each step starts both from the same state, so one such boid does not spread.
 #[test]
 fn the_alignment_radius_at_the_perception_radius_changes_nothing() {
-    for (seed, fov, wrap) in [(1, 270.0, 0.0), (2, 360.0, 1.0), (3, 120.0, 0.0)] {
+    // The last two with wind and a hawk: boids that do not glide, moved one at a time
+    // (after the scan when zoned, inside it when not).
+    let cases = [
+        (1, 270.0, 0.0, 0.0),
+        (2, 360.0, 1.0, 0.0),
+        (3, 120.0, 0.0, 0.0),
+        (4, 270.0, 0.0, 3.0),
+        (5, 360.0, 1.0, 3.0),
+    ];
+    for (seed, fov, wrap, wind) in cases {
         let mut plain = Flock::new(1200, Some(seed));
         plain.set(Param::FieldOfView, fov).unwrap();
         plain.set(Param::Wrap, wrap).unwrap();
+        plain.set(Param::WindStrength, wind).unwrap();
+        plain
+            .set(Param::Predators, if wind > 0.0 { 1.0 } else { 0.0 })
+            .unwrap();
         let perception = plain.get(Param::Perception) as f32;
         let mut at = plain.clone();
         at.set(Param::AlignmentRadius, f64::from(perception))
@@ -180,9 +194,14 @@ fn the_alignment_radius_at_the_perception_radius_changes_nothing() {
             assert_eq!(plain.positions(), at.positions(), "seed {seed}");
             assert_eq!(plain.velocities(), at.velocities(), "seed {seed}");
             let boids = plain.velocities().chunks_exact(3);
+            let apart = |a: &[f32], b: &[f32]| {
+                a.iter()
+                    .zip(b)
+                    .any(|(a, b)| (a - b).abs() > 1e-4 * (1.0 + b.abs()))
+            };
             differing += boids
                 .zip(just_under.velocities().chunks_exact(3))
-                .filter(|(a, b)| a != b)
+                .filter(|(a, b)| apart(a, b))
                 .count();
             boid_steps += plain.len();
         }
@@ -212,9 +231,9 @@ fn a_narrow_zone_of_orientation_orders_the_flock_less() {
         }
         sum / 5.0
     };
-    let (whole, narrow) = (run(12.0), run(2.05));
+    let (whole, narrow) = (run(12.0), run(0.5));
     assert!(
-        narrow < whole - 0.1,
-        "zone of orientation 2.05: {narrow}; the whole perception radius: {whole}"
+        narrow < whole - 0.3,
+        "zone of orientation 0.5: {narrow}; the whole perception radius: {whole}"
     );
 }

@@ -1,17 +1,18 @@
-// The worker of runExperiment (experiment.js): its own instance of the SIMD128 module
-// (boids_bg.wasm, never the relaxed patch), no GL. Protocol:
+// The worker of runExperiment (experiment.js): its own module, boids_worker_bg.wasm (the
+// simulation and Experiment, built with SIMD128 only, never relaxed SIMD: the rows do not
+// depend on the browser; no drawing, none of the page's code), no GL. Protocol:
 //   in:  { spec }                          (once)
 //   out: { type: 'ready', fingerprint, total, version }, right after the spec is read, or
 //        { type: 'error', name, message }  (a refused spec: TypeError / RangeError), then
 //        { type: 'progress' | 'done', done, total, rows }  each ~50 ms (rows: the new ones)
 // It closes itself when done; runExperiment terminates it on abort.
 
-import init, { Experiment, takePanic, version } from '../boids.js';
+import init, { Experiment, takePanic, version } from '../boids_worker.js';
 
 /** About this long a chunk of steps, ms: progress often enough, postMessage rarely. */
 const CHUNK_MS = 50;
 
-const loaded = init({ module_or_path: new URL('../boids_bg.wasm', import.meta.url) });
+const loaded = init({ module_or_path: new URL('../boids_worker_bg.wasm', import.meta.url) });
 
 function report(error) {
   const panic = error instanceof WebAssembly.RuntimeError ? takePanic() : null;

@@ -1,7 +1,8 @@
 // Experiments (issue 26): one parameter swept over values, for a few seeds, each point let
 // settle and then measured. Runs in a module Web Worker (experiment-worker.js) with its own
-// instance of the SIMD128 module (boids_bg.wasm, never the relaxed patch: the rows do not
-// depend on the browser), so a page's flock keeps flying. Loaded on demand only; touches no
+// module (boids_worker_bg.wasm: the simulation and the experiment, SIMD128, never relaxed SIMD,
+// so the rows do not depend on the browser; none of the page's drawing), so a page's flock
+// keeps flying. Loaded on demand only; touches no
 // globals. Works from any folder (URLs from import.meta.url).
 //
 // The spec (every field but `settings` and `slice` required):

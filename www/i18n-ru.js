@@ -105,79 +105,11 @@ const instruments = {
   wordsStreams: 'потоками',
 };
 
-// The Experiment group (experiment-panel.js, phase-plot.js), loaded with the group but worded here.
+// The Experiment group's title and failure message; the rest of its words are in
+// i18n-experiment-ru.js, loaded with the group (i18n-experiment.js).
 const experiment = {
   groupExperiment: 'Эксперимент',
   expNotLoaded: 'Эксперимент не загрузился.',
-  expIntro:
-    'Меняйте один параметр шаг за шагом: при каждом значении стая устанавливается, а затем её измеряют. Всё идёт в фоне; стая здесь летит дальше.',
-  expStudentIntro:
-    'Ваша часть эксперимента класса: часть {k} из {n}. Она запускается сама; когда закончится, скопируйте код и отправьте его учителю.',
-  expBadLink: 'Ссылка на эксперимент повреждена ({m}); в полях — новый эксперимент.',
-  expParam: 'Параметр',
-  expFrom: 'От',
-  expTo: 'До',
-  expPoints: 'Точек',
-  expSeeds: 'Зёрна',
-  expSeedsHint:
-    'Целые числа, например 1 2 3, или диапазон, например 1-10. Каждое зерно — ещё один прогон каждой точки.',
-  expSeedsError: 'Зёрна: целые числа, например 1 2 3, или диапазон, например 1-10 (не больше 64).',
-  expDirection: 'Направление',
-  expDirUp: 'Вверх: новая стая при каждом значении',
-  expDirUpDown: 'Вверх и вниз: одна стая летит дальше, туда и обратно (помнит ли она?)',
-  expCount: 'Боидов',
-  expSettle: 'Установление, с',
-  expMeasureTime: 'Измерение, с',
-  expStart: 'Начать',
-  expStartPart: 'Запустить мою часть',
-  expStop: 'Остановить',
-  expProgress: 'Прогресс',
-  expLeft: 'Готово {p}, осталось около {t}',
-  expSeconds: '{n} с',
-  expMinutes: '{n} мин',
-  expDone: 'Готово: измерено строк — {n}.',
-  expStopped: 'Остановлено.',
-  expError: 'Эксперимент не запустился: {m}',
-  expMeasure: 'График',
-  expPolarization: 'Поляризация (согласованность)',
-  expMilling: 'Кружение',
-  expGroups: 'Группы',
-  expLargestGroup: 'Крупнейшая группа (доля)',
-  expMedianNearest: 'Медиана расстояния до ближайшего',
-  expMeanNeighbours: 'Среднее число соседей',
-  expPlotTitle:
-    '{y} в зависимости от параметра «{x}»: среднее по зёрнам, полоса — ± одно стандартное отклонение.',
-  expPointsShown: 'Точек: {n}.',
-  expEmpty: 'Нажмите «Начать» — здесь появятся точки.',
-  expWaiting: 'Первая точка появится после времени установления…',
-  expUp: 'вверх',
-  expDown: 'вниз',
-  expBand: '± 1 ст. откл.',
-  expDownloadCsv: 'Скачать CSV',
-  expDownloadPng: 'Скачать PNG',
-  expCopyLink: 'Копировать ссылку',
-  expLinkField: 'Ссылка на этот эксперимент',
-  expCopied: 'Скопировано.',
-  expCopyManual: 'Выделите и скопируйте вручную.',
-  expClass: 'С классом',
-  expShareHint:
-    'Разделите эксперимент: ссылка каждого ученика запускает одну часть и показывает код результата. Вставьте коды ниже, чтобы увидеть весь график.',
-  expStudents: 'Учеников',
-  expShare: 'Поделиться с классом',
-  expShared: 'Ссылок: {n}, по одной на ученика.',
-  expClassMax: 'Наибольшее число частей для этого эксперимента: {n}.',
-  expPart: 'Часть {k} из {n}',
-  expCopyLinks: 'Копировать все ссылки',
-  expCode: 'Ваш код результата',
-  expCopyCode: 'Копировать код',
-  expPaste: 'Коды результатов от класса',
-  expMerge: 'Объединить',
-  expMerged: 'Объединено кодов: {n}; строк: {rows}.',
-  expMissing: 'Ещё ожидается строк: {n}.',
-  expNoCodes: 'Код результата не найден: код начинается с boids1:',
-  expBadCodes: 'Пропущено повреждённых кодов: {n}.',
-  expForeign:
-    'Отклонено: {n} — из другого эксперимента, не этого. Попросите коды по ссылкам этого эксперимента.',
 };
 
 const table = {

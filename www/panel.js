@@ -431,7 +431,11 @@ export const panelMethods = {
     group.body.dataset.filled = 'loading';
     group.body.setAttribute('aria-busy', 'true');
     try {
-      const { buildExperiment } = await import('./experiment-panel.js');
+      const [{ buildExperiment }, { loadExperimentTexts }] = await Promise.all([
+        import('./experiment-panel.js'),
+        import('./i18n-experiment.js'),
+      ]);
+      await loadExperimentTexts(this.language);
       if (this.ui?.groups?.experiment !== group) return; // the panel was rebuilt meanwhile
       buildExperiment(this, group.body);
       group.body.dataset.filled = 'yes';

@@ -192,7 +192,7 @@ pub const PARAMS: &[ParamSpec] = &[
         kind: Kind::Real,
         scale: Scale::Linear,
         slider: true,
-        description: "How far a boid copies its neighbours' heading: Couzin's zone of orientation, inside the perception radius (cohesion's zone of attraction). At or above the perception radius it is the perception radius; nearest-k heeds its k for both.",
+        description: "How far a boid copies its neighbours' heading (Couzin's zone of orientation); cohesion still reaches the perception radius. At or above it: the same.",
     },
     ParamSpec {
         param: Param::FieldOfView,
@@ -234,7 +234,7 @@ pub const PARAMS: &[ParamSpec] = &[
         kind: Kind::Real,
         scale: Scale::Linear,
         slider: true,
-        description: "Random turns: each boid's heading wobbles every moment, standing for its errors in seeing its neighbours and in flying. The spread of the wobble grows with the square root of time, so it does not depend on the step.",
+        description: "Random turns: each boid's heading wobbles, standing for its errors in seeing and in flying. Strong noise breaks the flock's order.",
     },
     ParamSpec {
         param: Param::WorldSize,

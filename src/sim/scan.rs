@@ -69,9 +69,6 @@ pub struct Nearby {
     close_words: Vec<u64>,
     /// Each group's marks of the lanes the boid heeds (`heeded::mark`).
     marks: Vec<Vec4>,
-    /// With a zone of orientation inside the perception radius: each group's marks of the
-    /// heeded lanes inside it, that alignment sums through.
-    align_marks: Vec<Vec4>,
 }
 
 /// A run of sorted slots to scan (a row of cells), and the shift that brings the boids in
@@ -90,7 +87,8 @@ pub struct View {
     pub(super) perception_squared: f32,
     pub(super) separation_squared: f32,
     /// The zone of orientation, squared: where neighbours count for alignment. `None`: the
-    /// whole perception radius (an alignment radius at or above it).
+    /// whole perception radius (an alignment radius at or above it). The lane scan sums the
+    /// whole radius; `zone_sum` then sums the zone alone.
     pub(super) alignment_squared: Option<f32>,
     /// `None`: sees all around.
     pub(super) cos_half_fov: Option<f32>,
@@ -218,6 +216,52 @@ pub fn push_apart_piled(
     }
 }
 
+/// With a zone of orientation inside the perception radius (`View::alignment_squared`,
+/// `zone`): the sum of the velocities of the boids that sorted boid `i` heeds (inside the
+/// perception radius and its field of view, of its kind with `species`) no farther than the
+/// zone, itself left out: alignment's, in place of the lane scan's. `near`: the window's
+/// boids that the scan looked through, `window` of them, found across wrapped edges when
+/// `nearest_image`.
+///
+/// One boid at a time, out of line and cold, called from the scan's callback (`walk.rs`).
+/// Tried and not kept: a second set of marks in the scan's first pass cost the default step
+/// 8 % more instructions natively; a pass of its own inside the scan, 2.3 % and 1.7 KB
+/// gzipped more of the relaxed build's patch; a zone pass after the scan over the cells
+/// around each cell, 1.8 KB gzipped more of the module. This costs the default step 0.9 %
+/// more instructions (natively, the settled defaults at 1,500 boids under callgrind) and a
+/// zoned flock about a second scan.
+#[cold]
+#[inline(never)]
+pub fn zone_sum(
+    i: usize,
+    sorted: &Sorted,
+    (near, window, nearest_image): (&Sorted, Range<usize>, bool),
+    view: &View,
+    zone: f32,
+    species: bool,
+) -> Vec3 {
+    let p = sorted.position(i);
+    let sight = view.sight(sorted.velocity(i));
+    let mut sum = Vec3::ZERO;
+    for j in window {
+        let offset = if nearest_image {
+            view.offset_between::<true>(p, near.position(j))
+        } else {
+            near.position(j) - p
+        };
+        let d2 = offset.length_squared();
+        let heeded = d2 <= view.perception_squared
+            && d2 <= zone
+            && sight.is_none_or(|sight| sight.sees(offset, d2))
+            && (!species || near.species[j] == sorted.species[i]);
+        if heeded {
+            sum += near.velocity(j);
+        }
+    }
+    // The boid itself is in the window, at distance zero.
+    sum - sorted.velocity(i)
+}
+
 /// Dispatches to the scan specialised for the world's edges, the field of view and
 /// whether there is more than one species.
 #[allow(clippy::too_many_arguments)]
@@ -229,7 +273,7 @@ pub fn look_around_fast(
     view: &View,
     nearest_image: bool,
     species: bool,
-    on_seen: impl FnMut(usize, Neighbourhood, bool),
+    on_seen: impl FnMut(usize, Neighbourhood, bool, &Sorted),
 ) {
     let fov = view.cos_half_fov.is_some();
     // Each case its own specialised scan: the flags are constants inside the loops.

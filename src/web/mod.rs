@@ -6,21 +6,32 @@
 //! `TypeError` (`harden.js`). Should a panic still happen (a bug), its message is kept for
 //! `takePanic()`, so that whoever catches the trap can show it.
 
+// The worker's module (`worker` feature) reads only an experiment's spec with these.
+#[cfg_attr(feature = "worker", allow(dead_code))]
 mod args;
+#[cfg(feature = "worker")]
 mod experiment;
+#[cfg(not(feature = "worker"))]
 mod flock;
+#[cfg(not(feature = "worker"))]
 mod inspector;
+#[cfg(not(feature = "worker"))]
 mod instruments;
+#[cfg(not(feature = "worker"))]
 mod view;
 
 use std::cell::RefCell;
 
 use wasm_bindgen::prelude::*;
 
+#[cfg(feature = "worker")]
 pub use experiment::Experiment;
+#[cfg(not(feature = "worker"))]
 pub use flock::Flock;
+#[cfg(not(feature = "worker"))]
 pub use view::View;
 
+#[cfg(not(feature = "worker"))]
 #[wasm_bindgen(module = "/src/web/harden.js")]
 extern "C" {
     /// Hardens what wasm-bindgen's code checks before Rust is reached (see harden.js): a
@@ -36,6 +47,7 @@ thread_local! {
 
 /// Runs once when the module is instantiated: Rust panics reach the console with their
 /// message and are kept for `takePanic()`; see `harden` for the rest.
+#[cfg(not(feature = "worker"))]
 #[wasm_bindgen(start)]
 pub fn start() {
     keep_panics();
@@ -44,6 +56,13 @@ pub fn start() {
         View::placeholder().into(),
         view::TAKE_A_FLOCK,
     );
+}
+
+/// The worker's module: panics kept for `takePanic()`, as in the page's.
+#[cfg(feature = "worker")]
+#[wasm_bindgen(start)]
+pub fn start() {
+    keep_panics();
 }
 
 /// Sets the panic hook: the message goes to `console.error` (with a stack) and is kept for

@@ -97,8 +97,13 @@ for (const lang of LANGS) {
 
     // Messages: the no-WebGL message in this language too.
     const messages = await page.evaluate(async (lang) => {
-      const { texts, STRINGS } = await import('/www/i18n.js');
+      const { texts, STRINGS, loadLang } = await import('/www/i18n.js');
+      const { loadExperimentTexts } = await import('/www/i18n-experiment.js');
+      // The Experiment group's words (loaded with the group) count too.
+      await loadLang(lang);
+      await loadExperimentTexts(lang);
       const keys = Object.keys(STRINGS.en.ui);
+      if (!keys.includes('expStart')) return ['(the experiment texts did not load)'];
       return keys.filter((k) => texts(lang).ui(k) === texts('en').ui(k) && !['ms'].includes(k));
     }, lang);
     assert.deepEqual(messages, [], `interface strings the ${lang} table lacks`);

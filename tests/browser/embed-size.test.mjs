@@ -31,7 +31,12 @@
 // The experiment runner and its panel (issue 26) load only when an experiment is opened or
 // started, never with the page (experiment.test.mjs checks that the page requests none of
 // them): they are out of the page's sum and counted on their own, at most 20 KB gzipped more
-// when an experiment starts. Its worker's module is the page's boids_bg.wasm (from the cache).
+// when an experiment starts, beside its worker's own module (boids_worker_bg.wasm: the
+// simulation and the experiment, no drawing). In the page's module the experiment's code took
+// it from 134.1 to 143.4 KB gzipped (152.6 with a float printed in one message) and the
+// relaxed patch from 3.9 to 13.7 KB: the page to about 217 KB. Its own module keeps the
+// page's as it was; an experiment downloads about 77 KB more once, and dist/ holds that
+// module beside the page's (DIST_LIMIT counts dist/ without it, WORKER_LIMIT the module).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -42,20 +47,34 @@ import { distDir } from './helpers.mjs';
 const KB = 1000;
 const LANGS = ['en', 'uk', 'pl', 'ru'];
 const WASM_LIMIT = 150 * KB;
-const PAGE_LIMIT = 200 * KB;
+// 200 KB until issue 26, whose two parameters of the model (noise, the zone of orientation)
+// the page's module must carry: +1.2 KB gzipped to boids_bg.wasm and +1.25 KB to the relaxed
+// patch (the zone's sum in the scan's callback: of the ways tried, the one that costs the
+// page least and the default step 0.9 % more instructions; a pass apart from the scan kept
+// the patch as it was but took the module +2.5 to +4.5 KB), and the Experiment group's
+// title and hook: the page came to 200.9 KB, everything else of the experiments (its scripts,
+// its words, its module) loading on demand. 201 KB holds it there.
+const PAGE_LIMIT = 201 * KB;
 const DIST_LIMIT = 300 * KB;
 /** The relaxed-SIMD build's patch: a few KB while the two builds differ only in the scan. */
 const PATCH_LIMIT = 20 * KB;
-/** What an experiment downloads when it is opened and started, beyond the page. */
+/** What an experiment downloads when it is opened and started, beyond the page: its scripts. */
 const EXPERIMENT_LIMIT = 20 * KB;
+/** The experiment worker's module, boids_worker_bg.wasm (77.2 KB when the limit was set). */
+const WORKER_LIMIT = 85 * KB;
 /** The files only an experiment loads (www/experiment.js and its worker, the panel, the plot). */
+/** The experiment worker's module and its bindings, loaded by experiment-worker.js only. */
+const WORKER_FILES = ['boids_worker.js', 'boids_worker_bg.wasm'];
 const ON_DEMAND = [
   'www/experiment.js',
   'www/experiment-worker.js',
   'www/experiment-panel.js',
   'www/phase-plot.js',
   'www/experiment.css',
+  'www/i18n-experiment.js',
 ];
+/** The Experiment group's words, one table per language: English and the reader's load. */
+const EXPERIMENT_TEXTS = ['en', 'uk', 'pl', 'ru'].map((lang) => `www/i18n-experiment-${lang}.js`);
 
 function files(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -76,13 +95,19 @@ test('dist/ fits the size budget', () => {
   const sizes = gzippedSizes();
   const gz = (name) => sizes.find((s) => s.file === name)?.gz ?? assert.fail(`dist/${name} is missing`);
   const wasm = sizes.filter((s) => /\.wasm(\.patch)?$/.test(s.file));
-  assert.deepEqual(wasm.map((s) => s.file).sort(), ['boids_bg.wasm', 'boids_relaxed_bg.wasm.patch'], 'one module and the patch');
-  const [module, patch] = [gz('boids_bg.wasm'), gz('boids_relaxed_bg.wasm.patch')];
-  const total = sizes.reduce((sum, s) => sum + s.gz, 0);
+  assert.deepEqual(
+    wasm.map((s) => s.file).sort(),
+    ['boids_bg.wasm', 'boids_relaxed_bg.wasm.patch', 'boids_worker_bg.wasm'],
+    "the page's module, the patch and the experiment worker's module",
+  );
+  const [module, patch, worker] = ['boids_bg.wasm', 'boids_relaxed_bg.wasm.patch', 'boids_worker_bg.wasm'].map(gz);
+  const total = sizes.filter((s) => !WORKER_FILES.includes(s.file)).reduce((sum, s) => sum + s.gz, 0);
   console.log(
     `# boids_bg.wasm ${(module / KB).toFixed(1)} KB, the relaxed build's patch ${(patch / KB).toFixed(1)} KB gzipped, ` +
-      `dist/ ${(total / KB).toFixed(1)} KB gzipped (${sizes.length} files)`,
+      `dist/ ${(total / KB).toFixed(1)} KB gzipped without the worker's module (${sizes.length} files), ` +
+      `boids_worker_bg.wasm ${(worker / KB).toFixed(1)} KB`,
   );
+  assert.ok(worker <= WORKER_LIMIT, `boids_worker_bg.wasm is ${worker} bytes gzipped (limit ${WORKER_LIMIT / KB} KB)`);
   assert.ok(module <= WASM_LIMIT, `boids_bg.wasm is ${module} bytes gzipped (limit ${WASM_LIMIT / KB} KB)`);
   assert.ok(patch <= PATCH_LIMIT, `the patch is ${patch} bytes gzipped (limit ${PATCH_LIMIT / KB} KB)`);
   assert.ok(total <= DIST_LIMIT, `dist/ is ${total} bytes gzipped (limit ${DIST_LIMIT / KB} KB)`);
@@ -97,7 +122,8 @@ test('dist/ fits the size budget', () => {
     gz('index.html') +
     sizes
       .filter((s) => /^(boids\.js|snippets\/.*\.js|www\/[^/]+\.(js|css|svg))$/.test(s.file))
-      .filter((s) => s.file !== 'www/embed-bridge.js' && !languages.includes(s.file) && !ON_DEMAND.includes(s.file))
+      .filter((s) => s.file !== 'www/embed-bridge.js' && !languages.includes(s.file))
+      .filter((s) => !ON_DEMAND.includes(s.file) && !EXPERIMENT_TEXTS.includes(s.file))
       .reduce((sum, s) => sum + s.gz, 0) +
     gz('www/i18n-en.js') +
     Math.max(...languages.slice(1).map(gz)) +
@@ -110,7 +136,10 @@ test('dist/ fits the size budget', () => {
   // runner must be).
   gz('www/experiment.js');
   gz('www/experiment-worker.js');
-  const experiment = sizes.filter((s) => ON_DEMAND.includes(s.file)).reduce((sum, s) => sum + s.gz, 0);
+  const experiment =
+    sizes.filter((s) => ON_DEMAND.includes(s.file)).reduce((sum, s) => sum + s.gz, 0) +
+    gz(EXPERIMENT_TEXTS[0]) +
+    Math.max(...EXPERIMENT_TEXTS.slice(1).map(gz));
   console.log(`# an experiment, when started, downloads ${(experiment / KB).toFixed(1)} KB more gzipped`);
   assert.ok(
     experiment <= EXPERIMENT_LIMIT,

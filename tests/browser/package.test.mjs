@@ -41,6 +41,7 @@ test('the tarball holds what a page loads and nothing else; its size', () => {
     /^boids\.js$/,
     /^boids_bg\.wasm$/,
     /^boids_relaxed_bg\.wasm\.patch$/,
+    /^boids_worker(\.js|_bg\.wasm)$/,
     /^www\/[a-z][a-z0-9-]*\.(js|css|svg)$/,
     /^snippets\/boids-[0-9a-f]+\/src\/web\/[a-z]+\.js$/,
   ];

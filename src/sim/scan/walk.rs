@@ -5,7 +5,8 @@
 use std::ops::Range;
 
 use super::{
-    look_around_fast, needs_nearest_image, neighbour_spans, push_apart_piled, Nearby, Span, View,
+    look_around_fast, needs_nearest_image, neighbour_spans, push_apart_piled, zone_sum, Nearby,
+    Span, View,
 };
 use crate::sim::grid::Grid;
 use crate::sim::rules::Neighbourhood;
@@ -138,6 +139,7 @@ impl Scanner {
                         column.window(y, nearby, slab_end, up)
                     };
                     examined += (window.len() * own.len()) as u64;
+                    let zone_window = window.clone();
                     // Listed only when a boid has company at its very point.
                     spans.clear();
                     look_around_fast(
@@ -148,7 +150,11 @@ impl Scanner {
                         view,
                         nearest_image,
                         species,
-                        |i, mut seen, piled| {
+                        |i, mut seen, piled, near| {
+                            if let Some(zone) = view.alignment_squared {
+                                let near = (near, zone_window.clone(), nearest_image);
+                                seen.sum_velocity = zone_sum(i, sorted, near, view, zone, species);
+                            }
                             if piled {
                                 if spans.is_empty() {
                                     neighbour_spans(grid, cell, wrap, view.world, spans);

@@ -74,12 +74,6 @@ struct Window<'a> {
     /// radius² where that is the smaller (a separation radius may exceed the perception
     /// radius).
     close_below: Vec4,
-    /// A zone of orientation inside the perception radius: the first pass leaves marks of
-    /// the heeded inside it too (`align_marks`), which alignment sums through. Off (the
-    /// default, an alignment radius at the perception radius), the step is as it was: one
-    /// branch a group of lanes, taken the same way every time.
-    zoned: bool,
-    alignment_squared: Vec4,
 }
 
 impl Window<'_> {
@@ -108,9 +102,9 @@ struct Looker {
 }
 
 /// The step's scan for the boids `own` of one cell (slots of `sorted`): the same sums as
-/// [`super::look_around`] over `window` of `nearby`. Calls `on_seen(i, sums, piled)` for
-/// each boid `i`; `piled`: another boid sits at the very same point (for
-/// [`super::push_apart_piled`]). What the boids of the cell share is set up once for them
+/// [`super::look_around`] over `window` of `nearby`. Calls `on_seen(i, sums, piled, window's
+/// boids)` for each boid `i`; `piled`: another boid sits at the very same point (for
+/// [`super::push_apart_piled`]); the window's boids for `super::zone_sum`. What the boids of the cell share is set up once for them
 /// all.
 /// `WRAP`: find the nearest image of every candidate; `FOV`: the field of view is narrower
 /// than 360° (for each boid, the first pass for its kind of view); `SPECIES`: more than one
@@ -125,13 +119,12 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
     nearby: &mut Nearby,
     window: Range<usize>,
     view: &View,
-    mut on_seen: impl FnMut(usize, Neighbourhood, bool),
+    mut on_seen: impl FnMut(usize, Neighbourhood, bool, &Sorted),
 ) {
     let Nearby {
         boids: nearby,
         close_words,
         marks,
-        align_marks,
     } = nearby;
     debug_assert_eq!(window.end, nearby.count(), "the window ends at the padding");
     let lanes = window.start..window.start + window.len().next_multiple_of(LANES);
@@ -143,15 +136,10 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
     if close_words.len() < words {
         close_words.resize(words, 0);
     }
-    let zoned = view.alignment_squared.is_some();
-    if zoned && align_marks.len() < groups {
-        align_marks.resize(groups, Vec4::ZERO);
-    }
     // Slices, not the `Vec`s: stores through them cannot move the `Vec`s' own fields, so
     // the compiler keeps every pointer in registers across the loops.
     let close_words = &mut close_words[..words];
     let marks = &mut marks[..groups];
-    let align_marks = &mut align_marks[..if zoned { groups } else { 0 }];
     let [x, y, z, vx, vy, vz] = [
         &nearby.x, &nearby.y, &nearby.z, &nearby.vx, &nearby.vy, &nearby.vz,
     ]
@@ -177,8 +165,6 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
         } else {
             view.perception_squared.next_up()
         }),
-        zoned,
-        alignment_squared: Vec4::splat(view.alignment_squared.unwrap_or(0.0)),
     };
     // Everything above is the cell's, shared by its boids; each boid from here on.
     for i in own {
@@ -197,22 +183,13 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
         // Each kind of view its own first pass, chosen once per boid.
         let (first_offset, counted) = match sight {
             Some(sight) if FOV && sight.narrow => {
-                heed_pass::<WRAP, NARROW, SPECIES>(&shared, &boid, marks, align_marks, close_words)
+                heed_pass::<WRAP, NARROW, SPECIES>(&shared, &boid, marks, close_words)
             }
-            _ if FOV => {
-                heed_pass::<WRAP, WIDE, SPECIES>(&shared, &boid, marks, align_marks, close_words)
-            }
-            _ => heed_pass::<WRAP, ALL_ROUND, SPECIES>(
-                &shared,
-                &boid,
-                marks,
-                align_marks,
-                close_words,
-            ),
+            _ if FOV => heed_pass::<WRAP, WIDE, SPECIES>(&shared, &boid, marks, close_words),
+            _ => heed_pass::<WRAP, ALL_ROUND, SPECIES>(&shared, &boid, marks, close_words),
         };
-        let aligned: &[Vec4] = if zoned { align_marks } else { marks };
         let (sum_velocity, count, second_offset) =
-            velocity_pass::<WRAP, FOV, SPECIES>(&shared, &boid, marks, aligned, counted);
+            velocity_pass::<WRAP, FOV, SPECIES>(&shared, &boid, marks, counted);
         // One of the two is zero: the cohesion sum is taken in one pass or the other.
         let sum_offset = first_offset + second_offset;
         let (separation, coincident) = separation_pass::<WRAP>(&shared, &boid, close_words);
@@ -225,15 +202,14 @@ pub fn look_around_lanes<const WRAP: bool, const FOV: bool, const SPECIES: bool>
         };
         // Boids at the very same point have no direction between them: rare, and left to
         // `push_apart_piled`.
-        on_seen(i, seen, coincident > 1);
+        on_seen(i, seen, coincident > 1, nearby);
     }
 }
 
 /// Pass 1, positions: leaves in `marks` each group's lanes the boid heeds (`heeded::mark`),
 /// and in `close_words` a bit per lane closer than the separation radius (all round, field
 /// of view or not, as `look_around` does), sixteen groups to a word, the latest group in
-/// the lowest bits; with a zone of orientation, in `align_marks` the marks of those inside
-/// it. `VIEW`: what it tests of each neighbour's direction ([`ALL_ROUND`],
+/// the lowest bits. `VIEW`: what it tests of each neighbour's direction ([`ALL_ROUND`],
 /// [`WIDE`], [`NARROW`], as [`Sight::sees`]). Returns the sum of offsets to the heeded
 /// boids (cohesion's; zero where [`velocity_pass`] takes it) and, with several species,
 /// the count of all heeded in lanes.
@@ -242,7 +218,6 @@ fn heed_pass<const WRAP: bool, const VIEW: u8, const SPECIES: bool>(
     window: &Window,
     boid: &Looker,
     marks: &mut [Vec4],
-    align_marks: &mut [Vec4],
     close_words: &mut [u64],
 ) -> (Vec3, Vec4) {
     // Counted in lanes: one vector add per group, where a lane bitmask and its population
@@ -280,10 +255,6 @@ fn heed_pass<const WRAP: bool, const VIEW: u8, const SPECIES: bool>(
                 inside
             };
             *mark = heeded::mark(flocking);
-            if window.zoned {
-                let zone = flocking & r2.cmple(window.alignment_squared);
-                align_marks[w * GROUPS_PER_WORD + k] = heeded::mark(zone);
-            }
             if cohesion_first(WRAP, VIEW) {
                 dx_sum = heeded::add(*mark, dx, dx_sum);
                 dy_sum = heeded::add(*mark, dy, dy_sum);
@@ -312,8 +283,7 @@ const fn cohesion_first(wrap: bool, view: u8) -> bool {
     view == ALL_ROUND || wrap
 }
 
-/// Pass 2, through pass 1's marks: the sum of the velocities of the heeded boids marked in
-/// `aligned` (alignment's: `marks` itself, or the zone of orientation's marks),
+/// Pass 2, through pass 1's marks: the sum of the heeded boids' velocities (alignment's),
 /// how many the boid heeds (itself included) and, with a field of view, the sum of the
 /// offsets to them (cohesion's; else zero). `counted`: pass 1's count with several species
 /// (else the marks count them here).
@@ -322,7 +292,6 @@ fn velocity_pass<const WRAP: bool, const FOV: bool, const SPECIES: bool>(
     window: &Window,
     boid: &Looker,
     marks: &[Vec4],
-    aligned: &[Vec4],
     mut counted: Vec4,
 ) -> (Vec3, u32, Vec3) {
     // Summed here exactly where pass 1 did not (same `WRAP`, a view of `FOV`'s kind).
@@ -332,16 +301,14 @@ fn velocity_pass<const WRAP: bool, const FOV: bool, const SPECIES: bool>(
     let [vxs, vys, vzs] = [window.vx, window.vy, window.vz].map(|c| c.chunks_exact(LANES));
     let [xs, ys, zs] = [window.x, window.y, window.z].map(|c| c.chunks_exact(LANES));
     let columns = vxs.zip(vys).zip(vzs).zip(xs.zip(ys).zip(zs));
-    for ((((vx_j, vy_j), vz_j), ((x, y), z)), (&mark, &align)) in
-        columns.zip(marks.iter().zip(aligned))
-    {
+    for ((((vx_j, vy_j), vz_j), ((x, y), z)), &mark) in columns.zip(marks) {
         if !SPECIES {
             // Everyone heeded is of the boid's kind: the marks count them.
             counted = heeded::count(mark, counted);
         }
-        vx = heeded::add(align, Vec4::from_slice(vx_j), vx);
-        vy = heeded::add(align, Vec4::from_slice(vy_j), vy);
-        vz = heeded::add(align, Vec4::from_slice(vz_j), vz);
+        vx = heeded::add(mark, Vec4::from_slice(vx_j), vx);
+        vy = heeded::add(mark, Vec4::from_slice(vy_j), vy);
+        vz = heeded::add(mark, Vec4::from_slice(vz_j), vz);
         if cohesion {
             dx_sum = heeded::add(mark, Vec4::from_slice(x) - boid.x, dx_sum);
             dy_sum = heeded::add(mark, Vec4::from_slice(y) - boid.y, dy_sum);
