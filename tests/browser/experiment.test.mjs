@@ -20,6 +20,10 @@ const ON_DEMAND = [
   'www/experiment-panel.js',
   'www/phase-plot.js',
   'www/experiment.css',
+  'www/i18n-experiment.js',
+  'www/i18n-experiment-en.js',
+  'boids_worker.js',
+  'boids_worker_bg.wasm',
 ];
 
 /** The noise sweep: the defaults with strong alignment, wrapped, 1,500 boids, 0 to the top. */
@@ -437,7 +441,7 @@ test('from another origin (a CDN), through a same-origin blob worker', async () 
       [cdn.url, { ...SMALL, seeds: [1], values: [0] }],
     );
     assert.deepEqual(out, { rows: 1, print: true, refused: 'RangeError' });
-    assert.ok(cdn.requests.some((r) => r.path === '/boids_bg.wasm'), 'the module came from the CDN');
+    assert.ok(cdn.requests.some((r) => r.path === '/boids_worker_bg.wasm'), "the worker's module came from the CDN");
     assert.deepEqual(problems, []);
   } finally {
     await page.close();
