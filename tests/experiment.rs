@@ -44,23 +44,12 @@ fn bits(rows: &[Row]) -> Vec<Vec<u64>> {
                 row.value_index as u64,
                 row.samples as u64,
             ];
-            for stat in stats(row) {
+            for stat in row.stats() {
                 all.extend([stat.mean.to_bits(), stat.sd.to_bits()]);
             }
             all
         })
         .collect()
-}
-
-fn stats(row: &Row) -> [Stat; 6] {
-    [
-        row.polarization,
-        row.milling,
-        row.groups,
-        row.largest_group,
-        row.median_nearest,
-        row.mean_neighbours,
-    ]
 }
 
 #[test]
@@ -237,7 +226,7 @@ fn an_up_row_is_a_fresh_flock_run_by_hand() {
         }
     }
     assert_eq!(row.samples, 2);
-    for (got, samples) in stats(&row).into_iter().zip(&taken) {
+    for (got, samples) in row.stats().into_iter().zip(&taken) {
         let want = stat(samples);
         assert_eq!(got.mean.to_bits(), want.mean.to_bits(), "{samples:?}");
         assert_eq!(got.sd.to_bits(), want.sd.to_bits(), "{samples:?}");
@@ -382,7 +371,8 @@ fn the_cli_writes_the_rows_of_run_and_merged_slices_equal_the_whole() {
                 .to_bits()
             })
             .collect();
-        let want: Vec<u64> = stats(row)
+        let want: Vec<u64> = row
+            .stats()
             .iter()
             .flat_map(|s| [s.mean.to_bits(), s.sd.to_bits()])
             .collect();

@@ -175,14 +175,15 @@ fn row_object(param: &str, row: &Row) -> Object {
     set(&object, "seed", row.seed);
     set(&object, "value", row.value);
     set(&object, "samples", row.samples as u32);
-    for (key, value) in [
-        ("polarization", row.polarization),
-        ("milling", row.milling),
-        ("groups", row.groups),
-        ("largestGroup", row.largest_group),
-        ("medianNearest", row.median_nearest),
-        ("meanNeighbours", row.mean_neighbours),
-    ] {
+    let keys = [
+        "polarization",
+        "milling",
+        "groups",
+        "largestGroup",
+        "medianNearest",
+        "meanNeighbours",
+    ];
+    for (key, value) in keys.into_iter().zip(row.stats()) {
         set(&object, key, stat(value));
     }
     object

@@ -20,17 +20,6 @@ fn field(value: f64) -> String {
     }
 }
 
-fn stats(row: &Row) -> [Stat; 6] {
-    [
-        row.polarization,
-        row.milling,
-        row.groups,
-        row.largest_group,
-        row.median_nearest,
-        row.mean_neighbours,
-    ]
-}
-
 /// The whole CSV of `rows` of `spec` (its slice, if any, on a `# slice` line, 1-based).
 pub fn write(version: &str, spec: &Spec, rows: &[Row]) -> String {
     let mut out = format!(
@@ -52,7 +41,7 @@ pub fn write(version: &str, spec: &Spec, rows: &[Row]) -> String {
             field(row.value),
             row.samples
         );
-        for stat in stats(row) {
+        for stat in row.stats() {
             line += &format!(",{},{}", field(stat.mean), field(stat.sd));
         }
         out += &line;

@@ -53,7 +53,22 @@ pub struct Row {
     pub mean_neighbours: Stat,
 }
 
-/// The measures of one sample, in the order of `Row`'s stats.
+impl Row {
+    /// The six measures in the CSV's order: polarization, milling, groups, largest group,
+    /// median nearest distance, mean neighbours.
+    pub fn stats(&self) -> [Stat; 6] {
+        [
+            self.polarization,
+            self.milling,
+            self.groups,
+            self.largest_group,
+            self.median_nearest,
+            self.mean_neighbours,
+        ]
+    }
+}
+
+/// The measures of one sample, in the order of `Row::stats`.
 type Sample = [f64; 6];
 
 /// An experiment under way.
