@@ -22,6 +22,8 @@ struct Settled {
     streaming: f32,
     local_order: f32,
     cruising: f32,
+    /// Radius of gyration ÷ the view's side (the world's, but under an open sky).
+    gyration: f32,
 }
 
 /// A fresh flock (`seed`) with the preset applied (or the standard benchmark scenario),
@@ -61,12 +63,28 @@ fn settle(preset: &str, count: usize, seed: u32) -> (Flock, Settled) {
             settled.cruising += m.cruising / samples;
             settled.streaming += m.streaming / samples;
             settled.local_order += m.local_order / samples;
+            settled.gyration += gyration(&flock) / flock.view_size() / samples;
         }
     }
     (flock, settled)
 }
 
 const SEEDS: [u32; 3] = [1, 2, 3];
+
+/// √(mean squared distance from the centre of mass) of a walled or sky flock.
+fn gyration(flock: &Flock) -> f32 {
+    let p = flock.positions();
+    let n = (p.len() / 3).max(1) as f32;
+    let c = p
+        .chunks_exact(3)
+        .fold(glam::Vec3::ZERO, |a, q| a + glam::Vec3::from_slice(q))
+        / n;
+    let s: f32 = p
+        .chunks_exact(3)
+        .map(|q| (glam::Vec3::from_slice(q) - c).length_squared())
+        .sum();
+    (s / n).sqrt()
+}
 
 /// Every preset and the defaults, settled, at 1,500 boids and three seeds: boids keep at
 /// least 0.6 separation radii from their nearest neighbour (median), most fly within 20 %
@@ -212,8 +230,9 @@ fn probe() {
             std::fs::write(format!("{dir}/{}.txt", name), text.join("\n")).unwrap();
         }
         println!(
-            "{:12} cand {:5.0} nb {:5.1} nn/sep {:.2} pol {:.2} mill {:.2} big {:.1} largest {:.2} gpol {:.2} elong {:.1} stream {:.2} local {:.2} cruising {:.2} {:.3} ms (fastest {:.3})",
+            "{:12} rg {:.2} cand {:5.0} nb {:5.1} nn/sep {:.2} pol {:.2} mill {:.2} big {:.1} largest {:.2} gpol {:.2} elong {:.1} stream {:.2} local {:.2} cruising {:.2} {:.3} ms (fastest {:.3})",
             name,
+            s.gyration,
             flock.mean_candidates(),
             s.neighbours,
             s.nearest,

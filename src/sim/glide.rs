@@ -214,6 +214,8 @@ pub struct Glide {
     pub weights: [f32; 3],
     pub world: f32,
     pub wrap: bool,
+    /// An open sky: boids are pulled toward home, the world's centre (`rules::home_pull`).
+    pub sky: bool,
     /// Time step, seconds.
     pub h: f32,
 }
@@ -327,6 +329,21 @@ fn wall_push(p: Wide, glide: &Glide) -> Wide {
     low - high
 }
 
+/// `rules::home_pull` in eight lanes (home: the world's centre; the glide is never flat).
+fn home_pull(p: Lanes3, glide: &Glide) -> Lanes3 {
+    let (free, per_unit) = glide.limits.home;
+    let home = Wide::splat(0.5 * glide.world);
+    let away = Lanes3 {
+        x: p.x - home,
+        y: p.y - home,
+        z: p.z - home,
+    };
+    let distance = away.length();
+    let beyond = distance.cmpgt(Wide::splat(free));
+    let scale = Wide::splat(-per_unit) * (distance - Wide::splat(free)) / distance;
+    away.scale(Wide::keep(beyond, scale))
+}
+
 /// `confine` along one axis for lanes inside or one world past an edge, and which lanes
 /// that covered (the others need the general case).
 fn confine_lanes(p: Wide, v: Wide, glide: &Glide) -> (Wide, Wide, WideMask) {
@@ -404,6 +421,9 @@ pub fn glide_all(
                 y: wall_push(p.y, glide),
                 z: wall_push(p.z, glide),
             });
+        }
+        if glide.sky {
+            acceleration = acceleration.add(home_pull(p, glide));
         }
         // `rules::limit_speed`.
         let moved = v.add(acceleration.scale(h));

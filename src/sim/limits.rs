@@ -6,7 +6,7 @@
 
 use crate::within::Within;
 
-use super::settings::Settings;
+use super::settings::{Settings, SKY_SCALE};
 
 /// Boids fly no slower than this fraction of the cruise speed...
 pub const MIN_SPEED_FACTOR: f32 = 0.5;
@@ -58,6 +58,9 @@ pub struct Limits {
     pub rules_total: f32,
     /// The soft walls' width and their push at the wall (used only inside walls).
     pub walls: (f32, f32),
+    /// An open sky's pull toward home (`rules::home_pull`): how far from home it starts and
+    /// how much it grows with every unit beyond (units/s² per unit); zeros elsewhere.
+    pub home: (f32, f32),
     /// An obstacle's push at its surface.
     pub obstacle_strength: f32,
     /// The separation radius that separation's urgency is measured against; 0 (no
@@ -98,6 +101,11 @@ impl Limits {
             rules_total,
             walls: (margin, turn_back_push(fastest, margin, rules_total)),
             obstacle_strength: turn_back_push(fastest, look_ahead, rules_total),
+            home: if s.sky {
+                home_pull(s.speed, world / SKY_SCALE, s.home_range)
+            } else {
+                (0.0, 0.0)
+            },
             urgency_radius: if s.separation > 0.0 {
                 s.separation_radius
             } else {
@@ -114,6 +122,20 @@ impl Limits {
             self.top_speed
         }
     }
+}
+
+/// Under an open sky a boid flies free within `home_range` of the view's side from home,
+/// and beyond it is pulled back harder with every unit: this many times cruise² ÷ the
+/// view's side² per unit, so that a quarter of a view beyond the free zone the pull alone
+/// turns a boid at cruise speed around in a circle a quarter of a view across (v² / r =
+/// k · x with r = x = view / 4), whatever the count (the view grows with it) or the speed.
+pub const HOME_PULL: f32 = 16.0;
+
+/// The open sky's pull home (`Limits::home`) for a `view` wide at `cruise` speed, free
+/// within `range` views of home.
+pub fn home_pull(cruise: f32, view: f32, range: f32) -> (f32, f32) {
+    let view = view.max(1e-3);
+    (range * view, HOME_PULL * cruise * cruise / (view * view))
 }
 
 /// Width of the soft wall in a world of side `world`: a tenth of it, 1 to 10 units.

@@ -37,6 +37,8 @@ pub enum Param {
     Noise,
     WorldSize,
     Wrap,
+    Sky,
+    HomeRange,
     Seed,
     Predators,
     PredatorSpeed,
@@ -263,6 +265,34 @@ pub const PARAMS: &[ParamSpec] = &[
         scale: Scale::Linear,
         slider: false,
         description: "On: a boid leaving one side comes back on the other. Off: soft walls turn boids back.",
+    },
+    ParamSpec {
+        param: Param::Sky,
+        name: "sky",
+        label: "Open sky",
+        min: 0.0,
+        max: 1.0,
+        default: 0.0,
+        step: 1.0,
+        unit: "",
+        kind: Kind::Toggle,
+        scale: Scale::Linear,
+        slider: false,
+        description: "On: an open sky, three times wider than the view, with no wall in sight: the flock roams and is drawn gently back toward home, the middle of the view, and the camera follows it. Turns wrap off.",
+    },
+    ParamSpec {
+        param: Param::HomeRange,
+        name: "homeRange",
+        label: "Home range",
+        min: 0.05,
+        max: 0.5,
+        default: 0.25,
+        step: 0.01,
+        unit: "",
+        kind: Kind::Real,
+        scale: Scale::Linear,
+        slider: false,
+        description: "Under an open sky: how far from home, as a share of the view's width, the flock flies free before it is drawn back. Small: a tight ball held in place, as predators herd a bait ball.",
     },
     ParamSpec {
         param: Param::Seed,
@@ -556,6 +586,8 @@ mod tests {
             Param::Noise,
             Param::WorldSize,
             Param::Wrap,
+            Param::Sky,
+            Param::HomeRange,
             Param::Seed,
             Param::Predators,
             Param::PredatorSpeed,
@@ -587,6 +619,8 @@ mod tests {
             | Param::Noise
             | Param::WorldSize
             | Param::Wrap
+            | Param::Sky
+            | Param::HomeRange
             | Param::Seed
             | Param::Predators
             | Param::PredatorSpeed

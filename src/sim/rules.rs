@@ -221,6 +221,18 @@ pub fn wall_push(position: Vec3, world: f32, margin: f32, strength: f32) -> Vec3
     push
 }
 
+/// An open sky's pull toward `home`: nothing within `free` of it, beyond that growing by
+/// `per_unit` (units/s² per unit) with the distance, so a flock roams near home and is
+/// turned back, as a whole, the farther it strays.
+pub fn home_pull(position: Vec3, home: Vec3, free: f32, per_unit: f32) -> Vec3 {
+    let away = position - home;
+    let distance = away.length();
+    if distance <= free {
+        return Vec3::ZERO;
+    }
+    away * (-per_unit * (distance - free) / distance)
+}
+
 /// Keeps the speed between `min` and `max`; a stopped boid restarts along `fallback`.
 pub fn limit_speed(velocity: Vec3, min: f32, max: f32, fallback: Vec3) -> Vec3 {
     let speed = velocity.length();

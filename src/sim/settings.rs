@@ -5,6 +5,11 @@ use crate::within::Within;
 
 use super::params::Param;
 
+/// An open sky's side ÷ the view's (the world the count or `world_size` sets): room for
+/// a flock a third of it across to roam a whole view's width from home and back, with the
+/// sky's walls, kept as a backstop, a view away from the view's edges.
+pub const SKY_SCALE: f32 = 3.0;
+
 /// World side that the default count gets; other counts keep the same density.
 const REFERENCE_COUNT: f32 = 1500.0;
 /// Every setting of the model, in simulation units.
@@ -32,6 +37,12 @@ pub struct Settings {
     /// `None`: the world grows with the count (constant density).
     pub world_size: Option<f32>,
     pub wrap: bool,
+    /// An open sky (`SKY_SCALE` views wide) with a pull toward home instead of walls in
+    /// sight; never with `wrap`.
+    pub sky: bool,
+    /// Under an open sky, how far from home (a fraction of the view's side) boids fly free
+    /// of its pull.
+    pub home_range: f32,
     /// Hawks (0 to 5).
     pub predators: usize,
     pub predator_speed: f32,
@@ -69,6 +80,8 @@ impl Default for Settings {
             noise: default(Param::Noise),
             world_size: None,
             wrap: default(Param::Wrap) != 0.0,
+            sky: default(Param::Sky) != 0.0,
+            home_range: default(Param::HomeRange),
             predators: default(Param::Predators) as usize,
             predator_speed: default(Param::PredatorSpeed),
             flee_radius: default(Param::FleeRadius),

@@ -99,6 +99,8 @@ js_parameters! {
     nearestK / setNearestK => Param::NearestK;
     noise / setNoise => Param::Noise;
     alignmentRadius / setAlignmentRadius => Param::AlignmentRadius;
+    sky / setSky => Param::Sky;
+    homeRange / setHomeRange => Param::HomeRange;
 }
 
 fn point(x: f64, y: f64, z: f64) -> Vec3 {

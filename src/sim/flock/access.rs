@@ -3,7 +3,7 @@
 
 use crate::sim::params::{Param, ParamError};
 use crate::sim::presets::{self, UnknownPreset};
-use crate::sim::settings::Settings;
+use crate::sim::settings::{Settings, SKY_SCALE};
 
 use super::Flock;
 
@@ -39,6 +39,7 @@ plain_fields! {
     SeparationRadius => separation_radius,
     AlignmentRadius => alignment_radius,
     Noise => noise,
+    HomeRange => home_range,
     FieldOfView => field_of_view,
     MaxForce => max_force,
     FleeRadius => flee_radius,
@@ -79,9 +80,49 @@ impl Flock {
         self.seed
     }
 
-    /// Side of the cubic world now in use.
+    /// Side of the cubic world now in use (under an open sky, `SKY_SCALE` views wide).
     pub fn world_size(&self) -> f32 {
         self.world
+    }
+
+    /// Side of the view: the world's, or under an open sky the part of it around home that
+    /// the camera frames (what `worldSize` reads and sets).
+    pub fn view_size(&self) -> f32 {
+        if self.settings.sky {
+            self.world / SKY_SCALE
+        } else {
+            self.world
+        }
+    }
+
+    /// Whether the world is an open sky (see `Settings::sky`).
+    pub fn is_sky(&self) -> bool {
+        self.settings.sky
+    }
+
+    /// Home under an open sky: the world's centre (on z = 0 in a flat world).
+    pub fn home(&self) -> glam::Vec3 {
+        let mut home = glam::Vec3::splat(0.5 * self.world);
+        if self.settings.flat {
+            home.z = 0.0;
+        }
+        home
+    }
+
+    /// Turns the open sky on or off (wrap goes off with it on): the world grows or shrinks
+    /// about its centre, and every boid, hawk and obstacle keeps its place relative to it.
+    fn set_sky(&mut self, sky: bool) {
+        if self.settings.sky == sky {
+            return;
+        }
+        self.settings.sky = sky;
+        if sky {
+            self.settings.wrap = false;
+        }
+        self.recentre_world(true);
+        // A new world, as for `flat`: the flock starts afresh (under an open sky,
+        // together around home).
+        self.rebuild();
     }
 
     /// Returns the world size to following the count.
@@ -101,8 +142,9 @@ impl Flock {
             Param::Count => self.len() as f64,
             Param::Seed => f64::from(self.seed),
             Param::Wrap => flag(s.wrap),
+            Param::Sky => flag(s.sky),
             Param::Speed => f64::from(s.speed),
-            Param::WorldSize => f64::from(self.world),
+            Param::WorldSize => f64::from(self.view_size()),
             Param::Predators => s.predators as f64,
             Param::PredatorSpeed => f64::from(s.predator_speed),
             Param::Leaders => s.leaders as f64,
@@ -135,7 +177,13 @@ impl Flock {
                 self.seed = value as u32;
                 self.rebuild();
             }
-            Param::Wrap => s.wrap = value != 0.0,
+            Param::Wrap => {
+                if value != 0.0 {
+                    self.set_sky(false);
+                }
+                self.settings.wrap = value != 0.0;
+            }
+            Param::Sky => self.set_sky(value != 0.0),
             Param::Speed => {
                 let ratio = real / s.speed;
                 s.speed = real;
@@ -144,8 +192,8 @@ impl Flock {
             }
             Param::WorldSize => {
                 s.world_size = Some(real);
-                self.update_world();
-                self.confine_all();
+                let sky = s.sky;
+                self.recentre_world(sky);
             }
             Param::Predators => {
                 s.predators = value as usize;

@@ -9,6 +9,7 @@ use crate::sim::rules::Neighbourhood;
 use crate::sim::scan::{needs_nearest_image, neighbour_spans, View, ROWS_PER_CELL};
 
 use super::Flock;
+use crate::sim::settings::SKY_SCALE;
 
 /// Nearest-k mode: grid cells this many times the typical distance to the k-th nearest
 /// neighbour at the flock's mean density (flocks are denser than the mean where boids are).
@@ -71,10 +72,18 @@ impl Flock {
     pub(super) fn sort_into_cells(&mut self) {
         let radius = self.cell_radius();
         let rows_per_cell = self.scan_rows_per_cell();
+        // An open sky is SKY_SCALE³ times the view's volume, which holds the flock: its
+        // cells are budgeted as if the sky were as full, else they would widen past the
+        // radius (at 1,500 boids, 664 candidates a boid instead of 300, 1.5× the step).
+        let budgeted = if self.settings.sky {
+            self.len() * SKY_SCALE.powi(3) as usize
+        } else {
+            self.len()
+        };
         self.grid.configure(
             self.world,
             radius,
-            self.len(),
+            budgeted,
             self.settings.flat,
             rows_per_cell,
         );

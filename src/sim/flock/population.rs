@@ -9,11 +9,16 @@ use crate::sim::params::Param;
 use crate::sim::presets::Preset;
 use crate::sim::rng::{random_seed, Rng};
 use crate::sim::scan::{Scanner, Sorted};
-use crate::sim::settings::auto_world_size;
-use crate::sim::settings::Settings;
+use crate::sim::settings::{auto_world_size, Settings, SKY_SCALE};
 
 use super::Flock;
 use crate::sim::limits::wall_margin;
+
+/// Under an open sky a new flock starts in a ball around home this many views in radius:
+/// about as dense as a settled flock (1,500 boids at 0.6–1.0 separation radii apart fill a
+/// ball of 0.2–0.3 views), so that it settles into one flock, where scattered over the
+/// whole view its groups end up circling home apart (milling 0.73–0.94).
+const SKY_START: f32 = 0.3;
 
 impl Flock {
     /// `count` boids with default settings; `seed: None` draws a seed from the system.
@@ -163,18 +168,46 @@ impl Flock {
     pub(super) fn add_boids(&mut self, count: usize) {
         let speed = self.settings.speed;
         // Inside walls, start clear of them so that no boid begins by hitting one.
-        let inset = if self.settings.wrap {
-            0.0
+        // Under an open sky, over the view around home (the sky's middle third).
+        let (inset, span) = if self.settings.sky {
+            let view = self.world / SKY_SCALE;
+            (0.5 * (self.world - view), view)
+        } else if self.settings.wrap {
+            (0.0, self.world)
         } else {
-            wall_margin(self.world)
+            let inset = wall_margin(self.world);
+            (inset, self.world - 2.0 * inset)
         };
-        let span = self.world - 2.0 * inset;
         let kinds = self.settings.species.max(1);
         for _ in 0..count {
             self.species.push((self.species.len() % kinds) as u8);
             self.ids.push(self.next_id);
             // Ids are never reused while the flock lives (4 billion additions away).
             self.next_id = self.next_id.wrapping_add(1);
+            if self.settings.sky {
+                // Under an open sky the flock starts together: a ball around home.
+                let u = self.rng.unit();
+                let root = if self.settings.flat {
+                    u.sqrt()
+                } else {
+                    u.cbrt()
+                };
+                let radius = SKY_START * span * root;
+                let mut offset = glam::Vec3::from(self.rng.direction());
+                if self.settings.flat {
+                    offset.z = 0.0;
+                    offset = offset.normalize_or_zero();
+                }
+                let p = self.home() + offset * radius;
+                self.positions.extend(p.to_array());
+                let mut v = glam::Vec3::from(self.rng.direction());
+                if self.settings.flat {
+                    v.z = 0.0;
+                    v = v.try_normalize().unwrap_or(glam::Vec3::X);
+                }
+                self.velocities.extend((v * speed).to_array());
+                continue;
+            }
             if self.settings.flat {
                 let x = inset + self.rng.unit() * span;
                 let y = inset + self.rng.unit() * span;
@@ -192,7 +225,16 @@ impl Flock {
         }
     }
 
+    /// The world's side for `count` boids: the view's (`target_view`), or an open sky's
+    /// `SKY_SCALE` times it.
     pub(super) fn target_world(&self, count: usize) -> f32 {
+        let scale = if self.settings.sky { SKY_SCALE } else { 1.0 };
+        self.target_view(count) * scale
+    }
+
+    /// The side of the view for `count` boids: `world_size` once set, else following the
+    /// count.
+    pub(super) fn target_view(&self, count: usize) -> f32 {
         self.settings
             .world_size
             .unwrap_or_else(|| auto_world_size(count, self.settings.flat))
@@ -202,11 +244,55 @@ impl Flock {
         self.world = self.target_world(self.len());
     }
 
+    /// The world resized for the settings (after a change of sky or world size): `about_centre`
+    /// (entering or leaving an open sky, or resizing one), the flock, the hawks and the
+    /// obstacles keep their places relative to the centre, home; else they keep theirs,
+    /// brought inside if need be.
+    pub(super) fn recentre_world(&mut self, about_centre: bool) {
+        let old = self.world;
+        self.update_world();
+        let new = self.world;
+        if about_centre {
+            self.shift_everything(0.5 * (new - old));
+            // The leaders' loop and the pointer were placed for the old world.
+            let (flat, cruise) = (self.settings.flat, self.settings.speed);
+            let leaders = self.settings.leaders;
+            self.behaviours.set_leaders(leaders, new, flat, cruise);
+            self.behaviours.pointer = None;
+        }
+        self.confine_all();
+    }
+
+    /// Moves every boid, hawk and obstacle by `shift` along each axis (but z in a flat
+    /// world); hawks and obstacles are kept inside the world.
+    fn shift_everything(&mut self, shift: f32) {
+        let flat = self.settings.flat;
+        let by = glam::Vec3::new(shift, shift, if flat { 0.0 } else { shift });
+        for p in self.positions.chunks_exact_mut(3) {
+            let moved = glam::Vec3::from_slice(p) + by;
+            p.copy_from_slice(&moved.to_array());
+        }
+        let world = glam::Vec3::splat(self.world);
+        for p in self.behaviours.hawk_positions.chunks_exact_mut(3) {
+            let moved = (glam::Vec3::from_slice(p) + by).clamp(glam::Vec3::ZERO, world);
+            p.copy_from_slice(&moved.to_array());
+        }
+        for obstacle in &mut self.behaviours.obstacles {
+            let centre = glam::Vec3::from_slice(&obstacle[..3]) + by;
+            obstacle[..3].copy_from_slice(&centre.clamp(glam::Vec3::ZERO, world).to_array());
+        }
+    }
+
     /// Adds boids (scattered at random) or removes random ones; the others stay put.
     /// When the world follows the count and so shrinks, the boids left outside it are the
     /// first to go, so that as few as possible have to be moved back in.
     pub fn set_count(&mut self, count: usize) {
         let current = self.len();
+        // Under an open sky the world grows or shrinks about home, the flock with it.
+        let shift = 0.5 * (self.target_world(count) - self.world);
+        if self.settings.sky && count != current {
+            self.shift_everything(shift);
+        }
         if count < current {
             self.world = self.target_world(count);
             let world = self.world;

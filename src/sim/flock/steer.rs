@@ -25,7 +25,8 @@ pub struct Terms {
     /// Keeping the cruise speed: easing back toward it, less the part of the rules' pull
     /// along the heading that only turns the boid (`rules::mostly_turning`).
     pub cruise: Vec3,
-    /// The soft walls' push (zero in a wrapped world).
+    /// The edges: the soft walls' push (zero in a wrapped world), and under an open sky
+    /// the pull home.
     pub walls: Vec3,
     /// Wind, hawks, obstacles, leader and pointer.
     pub behaviours: Pulls,
@@ -115,8 +116,12 @@ impl Flock {
         if !s.wrap {
             let (margin, strength) = limits.walls;
             walls = rules::wall_push(p, self.world, margin, strength);
-            acceleration += walls;
         }
+        if s.sky {
+            let (free, per_unit) = limits.home;
+            walls += rules::home_pull(p, self.home(), free, per_unit);
+        }
+        acceleration += walls;
         if forces.active {
             acceleration += behaviours.sum();
             if forces.flat {
@@ -144,6 +149,7 @@ impl Flock {
             weights: [s.separation, s.alignment, s.cohesion],
             world: forces.world,
             wrap: forces.wrap,
+            sky: s.sky,
             h,
         }
     }
