@@ -449,10 +449,12 @@ mod tests {
     use super::super::lanes::WIDE;
     use super::*;
 
-    /// A flock whose boids are scattered, piled, stopped, at and past the walls, and alone.
+    /// A flock whose boids are scattered, piled, stopped, at and past the walls, and alone;
+    /// odd seeds (unwrapped) under an open sky, where they are all far from home.
     fn awkward_flock(wrap: bool, seed: u32, count: usize) -> Flock {
         let settings = Settings {
             wrap,
+            sky: !wrap && seed % 4 == 1,
             world_size: Some(30.0),
             ..Settings::default()
         };

@@ -613,6 +613,21 @@ mod tests {
     }
 
     #[test]
+    fn home_pulls_only_beyond_the_range_and_harder_farther() {
+        let home = Vec3::splat(60.0);
+        assert_eq!(home_pull(home + Vec3::X * 9.9, home, 10.0, 2.0), Vec3::ZERO);
+        let near = home_pull(home + Vec3::new(0.0, 12.0, 0.0), home, 10.0, 2.0);
+        assert!((near - Vec3::new(0.0, -4.0, 0.0)).length() < 1e-5, "{near}");
+        let far = home_pull(home + Vec3::new(0.0, 0.0, -30.0), home, 10.0, 2.0);
+        assert!((far - Vec3::new(0.0, 0.0, 40.0)).length() < 1e-4, "{far}");
+        assert_eq!(
+            home_pull(home, home, 0.0, 2.0),
+            Vec3::ZERO,
+            "at home, no pull"
+        );
+    }
+
+    #[test]
     fn speed_is_limited_both_ways() {
         let fast = limit_speed(Vec3::new(30.0, 0.0, 0.0), 5.0, 14.0, Vec3::X);
         assert!((fast.length() - 14.0).abs() < 1e-4);
