@@ -26,15 +26,26 @@ impl Instruments {
     }
 
     /// With `follow` on and a boid selected, turns `camera` to look at it (the point looked
-    /// at is kept as a fraction of the world, as the camera keeps it).
-    pub fn aim(&self, flock: &Flock, index: Option<usize>, camera: &mut OrbitCamera) {
+    /// at is kept as a fraction of the world, as the camera keeps it); true if it did.
+    pub fn aim(&self, flock: &Flock, index: Option<usize>, camera: &mut OrbitCamera) -> bool {
         let Some(i) = index.filter(|_| self.follow) else {
-            return;
+            return false;
         };
         let world = flock.world_size().max(1e-6);
         let p = Vec3::from_slice(&flock.positions()[3 * i..3 * i + 3]) / world;
         if p.is_finite() {
             camera.target = p.clamp(Vec3::ZERO, Vec3::ONE);
+        }
+        true
+    }
+
+    /// Points `camera` before a frame drawn `dt` seconds of flock time after the last: at
+    /// the followed boid (`aim`), else under an open sky toward the flock's centre, gliding
+    /// (`OrbitCamera::glide_toward`), so that the flock stays in the picture wherever it
+    /// roams; in a box the camera stays where it was put.
+    pub fn track(&self, flock: &Flock, index: Option<usize>, camera: &mut OrbitCamera, dt: f32) {
+        if !self.aim(flock, index, camera) && flock.is_sky() && !flock.is_empty() {
+            camera.glide_toward(flock.centre(), dt);
         }
     }
 }
@@ -42,6 +53,7 @@ impl Instruments {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::Param;
 
     #[test]
     fn follow_looks_at_the_selected_boid_and_only_when_asked() {
@@ -65,8 +77,46 @@ mod tests {
             let p = Vec3::from_slice(&flock.positions()[3 * i..3 * i + 3]);
             assert!((camera.target * flock.world_size() - p).length() < 1e-3);
         }
+        // Following a boid wins over the sky's following of the flock.
+        flock.set(Param::Sky, 1.0).unwrap();
+        let index = instruments.selected_index(&flock);
+        instruments.track(&flock, index, &mut camera, 1.0 / 60.0);
+        let i = index.unwrap();
+        let p = Vec3::from_slice(&flock.positions()[3 * i..3 * i + 3]);
+        assert!((camera.target * flock.world_size() - p).length() < 1e-3);
         // A boid that left the flock selects nothing.
         instruments.selected = Some(u32::MAX);
         assert_eq!(instruments.selected_index(&flock), None);
+    }
+
+    #[test]
+    fn under_an_open_sky_the_camera_follows_the_flock_and_in_a_box_stays_put() {
+        let mut flock = Flock::new(300, Some(3));
+        let instruments = Instruments::default();
+        let mut camera = OrbitCamera::default();
+        for _ in 0..60 {
+            flock.step(1.0 / 60.0);
+            instruments.track(&flock, None, &mut camera, 1.0 / 60.0);
+        }
+        assert_eq!(
+            camera,
+            OrbitCamera::default(),
+            "a box: the camera is where it was put"
+        );
+        flock.set(Param::Sky, 1.0).unwrap();
+        // Seconds of flight: the flock roams, and the point looked at keeps near its centre.
+        let mut worst = 0.0f32;
+        for step in 0..1200 {
+            flock.step(1.0 / 60.0);
+            instruments.track(&flock, None, &mut camera, 1.0 / 60.0);
+            if step > 120 {
+                let gap = (camera.target - flock.centre()).length() * flock.world_size();
+                worst = worst.max(gap / flock.view_size());
+            }
+        }
+        // Behind it by about its speed times the camera's lag, a sixth of a view: the
+        // flock's centre stays in the middle half of the picture.
+        assert!(worst < 0.25, "{worst} of a view behind the flock's centre");
+        assert!(camera.target.is_finite());
     }
 }

@@ -18,6 +18,6 @@ mod overlay_gl;
 mod renderer;
 pub mod trails;
 
-pub use camera::{CameraFrame, OrbitCamera};
+pub use camera::{CameraFrame, Framing, OrbitCamera};
 #[cfg(target_arch = "wasm32")]
 pub use renderer::*;

@@ -27,7 +27,7 @@
 
 use glow::HasContext;
 
-use super::camera::OrbitCamera;
+use super::camera::{Framing, OrbitCamera};
 use super::colour::{ColourBy, RAMP};
 use super::gl_util::{
     as_bytes, buffer, float_attributes, index_bytes, uniforms, vertex_array, Fill, Stream,
@@ -326,11 +326,7 @@ impl Renderer {
         let world = flock.world_size();
         let flat = flock.is_flat();
         let aspect = viewport.width.max(1) as f32 / viewport.height.max(1) as f32;
-        let frame = if flat {
-            camera.frame_from_above(world, aspect)
-        } else {
-            camera.frame(world, aspect)
-        };
+        let frame = camera.frame_of(Framing::of(flock), aspect);
         // Fog from just in front of the centre to the far side of the world.
         let fog = [
             (frame.distance - 0.4 * frame.radius).max(0.0),
@@ -353,7 +349,8 @@ impl Renderer {
                 gl.use_program(Some(c.program));
                 gl.uniform_matrix_4_f32_slice(c.view_proj.as_ref(), false, &view_proj);
                 gl.uniform_3_f32(c.eye.as_ref(), frame.eye.x, frame.eye.y, frame.eye.z);
-                gl.uniform_1_f32(c.size.as_ref(), boid_size(world));
+                // Sized by the view, as in a box of its size: the sky's boids look the same.
+                gl.uniform_1_f32(c.size.as_ref(), boid_size(flock.view_size()));
                 gl.uniform_1_f32(c.cruise.as_ref(), flock.settings().speed);
                 gl.uniform_2_f32(c.fog.as_ref(), fog[0], fog[1]);
                 gl.uniform_1_f32(c.species.as_ref(), flock.settings().species as f32);
@@ -392,7 +389,11 @@ impl Renderer {
             }
 
             let l = &self.lines;
-            let walls = !flock.settings().wrap;
+            // The box only where it is a wall. Under an open sky its sides are a backstop
+            // three views wide that the flock, drawn home, never meets: drawn, its edges
+            // would cross the picture as walls the sky says are not there ("no wall in
+            // sight"), mostly lost in the fog a view away.
+            let walls = !flock.settings().wrap && !flock.is_sky();
             if walls || !self.path.is_empty() {
                 gl.use_program(Some(l.program));
                 gl.uniform_matrix_4_f32_slice(l.view_proj.as_ref(), false, &view_proj);

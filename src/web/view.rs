@@ -11,7 +11,7 @@ use web_sys::{
 use super::args::{number, type_error};
 use super::Flock;
 use crate::render::instruments::Instruments;
-use crate::render::{CameraFrame, OrbitCamera, Renderer, Viewport};
+use crate::render::{CameraFrame, Framing, OrbitCamera, Renderer, Viewport};
 
 /// `error.name` of the error thrown when the browser cannot give a WebGL2 context.
 const NO_WEBGL2: &str = "WebGL2Unavailable";
@@ -36,6 +36,9 @@ pub struct View {
     camera: OrbitCamera,
     /// The canvas's size in CSS pixels as last given to `resize` (0 before that).
     css_size: (f64, f64),
+    /// The flock's time (`Flock::elapsed`) when it was last drawn: how far the sky's camera
+    /// glides toward it in the next frame.
+    drawn_at: f64,
     /// The selected boid, trails, colour mode (`inspector.rs`).
     pub(super) instruments: Instruments,
 }
@@ -60,6 +63,7 @@ impl View {
             gl: None,
             camera: OrbitCamera::default(),
             css_size: (0.0, 0.0),
+            drawn_at: 0.0,
             instruments: Instruments::default(),
         }
     }
@@ -107,13 +111,15 @@ impl View {
             }),
             camera: OrbitCamera::default(),
             css_size: (0.0, 0.0),
+            drawn_at: 0.0,
             instruments: Instruments::default(),
         })
     }
 
     /// Draws the flock as it is now (nothing while the context is lost), with what the
     /// instruments show (`select`, `setTrails`, `setColourBy`; `setFollow` turns the camera
-    /// toward the selected boid first).
+    /// toward the selected boid first). Under an open sky the camera first glides toward
+    /// the flock's centre (unless it follows a boid), so the flock stays in the picture.
     pub fn draw(&mut self, flock: &Flock) {
         let css_width = self.css_size().0;
         let Some(gl) = &mut self.gl else { return };
@@ -128,7 +134,11 @@ impl View {
         };
         let sim = flock.sim();
         let selected = self.instruments.selected_index(sim);
-        self.instruments.aim(sim, selected, &mut self.camera);
+        // Flock time since the last frame; none after a rebuild (its clock starts again).
+        let now = sim.elapsed();
+        let dt = (now - self.drawn_at).max(0.0) as f32;
+        self.drawn_at = now;
+        self.instruments.track(sim, selected, &mut self.camera, dt);
         gl.renderer
             .draw(sim, &self.camera, viewport, &self.instruments);
     }
@@ -185,11 +195,17 @@ impl View {
 
     /// Zooms in (`factor` > 1) toward the flock's centre, or out (`factor` < 1) back toward
     /// the whole world: what the wheel and pinch do, so that a zoom keeps the flock in
-    /// the frame wherever it flies in the box.
+    /// the frame wherever it flies in the box. Under an open sky, where the camera follows
+    /// the flock anyway, a plain zoom.
     #[wasm_bindgen(js_name = zoomToward)]
     pub fn zoom_toward(&mut self, flock: &Flock, factor: &JsValue) -> Result<(), JsValue> {
         let factor = number("View.zoomToward", "factor", factor)?;
-        self.camera.zoom_toward(factor as f32, flock.sim().centre());
+        let sim = flock.sim();
+        if sim.is_sky() {
+            self.camera.zoom_by(factor as f32);
+        } else {
+            self.camera.zoom_toward(factor as f32, sim.centre());
+        }
         Ok(())
     }
 
@@ -199,10 +215,13 @@ impl View {
     pub fn fit_flock(&mut self, flock: &Flock) {
         let sim = flock.sim();
         let (centre, radius) = sim.extent();
+        // The radius as a fraction of what zoom 1 frames: the world, or the sky's view.
+        let radius = radius / Framing::of(sim).share();
         self.camera.fit(centre, radius, sim.is_flat());
     }
 
-    /// Back to the default view that frames the whole world.
+    /// Back to the default view that frames the whole world (under an open sky, the view
+    /// around home, from where the camera glides back to the flock).
     #[wasm_bindgen(js_name = resetCamera)]
     pub fn reset_camera(&mut self) {
         self.camera = OrbitCamera::default();
@@ -331,11 +350,10 @@ impl View {
             )
         });
         let aspect = width as f32 / height as f32;
+        let frame = self.camera.frame_of(Framing::of(sim), aspect);
         if sim.is_flat() {
-            let frame = self.camera.frame_from_above(world, aspect);
             (frame, Vec3::ZERO, Vec3::Y)
         } else {
-            let frame = self.camera.frame(world, aspect);
             let target = self.camera.target_gl(world, false);
             let normal = (frame.eye - target).normalize_or(Vec3::Y);
             (frame, target, normal)
