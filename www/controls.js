@@ -93,8 +93,8 @@ function scaleFor(spec) {
  * exported setters: a range input, or a checkbox for an on/off parameter (`kind: "toggle"`).
  * `id(name)` makes an element id unique in the document; `text` holds the language
  * (i18n.js). `getFlock()` returns the flock now; `onChange(spec, value)` hears of every
- * change. Returns `sync()`, which sets every control to the flock's values (`sync.only(name)`
- * just one).
+ * change. Returns `sync()`, which sets every control to the flock's values (`sync.except(name)`
+ * all but one).
  */
 export function buildControls(form, specs, { id, text, getFlock, onChange }) {
   const rows = new Map();
@@ -106,8 +106,8 @@ export function buildControls(form, specs, { id, text, getFlock, onChange }) {
     row.sync();
   }
   const sync = () => rows.forEach((fn) => fn());
-  /** Re-reads one parameter's control, if this set has it. */
-  sync.only = (name) => rows.get(name)?.();
+  /** Re-reads every control but `name`'s (the one just moved, left as the reader holds it). */
+  sync.except = (name) => rows.forEach((fn, key) => key !== name && fn());
   return sync;
 }
 

@@ -231,6 +231,14 @@ const table = {
       'Zawijanie krawędzi',
       'Wł.: boid wylatujący z jednej strony wraca z przeciwnej. Wył.: miękkie ściany zawracają boidy.',
     ],
+    sky: [
+      'Otwarte niebo',
+      'Wł.: otwarte niebo, trzy razy szersze niż kadr, bez żadnej ściany w zasięgu wzroku: stado lata swobodnie i jest łagodnie ściągane z powrotem do domu, na środek kadru, a kamera podąża za nim. Wyłącza zawijanie krawędzi.',
+    ],
+    homeRange: [
+      'Zasięg domowy',
+      'Pod otwartym niebem: jak daleko od domu (jako część szerokości kadru) stado lata swobodnie, zanim zostanie ściągnięte z powrotem. Mały: zwarta kula trzymana w miejscu, jak ławica, którą drapieżniki spędzają w ciasną kulę.',
+    ],
     seed: ['Ziarno', 'Punkt startowy liczb losowych: to samo ziarno daje to samo stado.'],
     predators: [
       'Jastrzębie',

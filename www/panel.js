@@ -34,7 +34,7 @@ const GROUPS = [
   ['wind', 'groupWind', ['windStrength', 'windHeading', 'windElevation']],
   ['species', 'groupSpecies', ['speciesCount', 'topological', 'nearestK']],
   ['sight', 'groupSight', ['fieldOfView', 'separationRadius', 'alignmentRadius']],
-  ['world', 'groupWorld', ['speed', 'noise', 'maxForce', 'flat', 'wrap', 'worldSize']],
+  ['world', 'groupWorld', ['speed', 'noise', 'maxForce', 'flat', 'wrap', 'sky', 'homeRange', 'worldSize']],
   ['look', 'groupLook', []],
   ['experiment', 'groupExperiment', []],
 ];
@@ -315,8 +315,9 @@ export const panelMethods = {
       getFlock: () => this.flock,
       onChange: (spec) => {
         this.explicit.add(spec.name);
-        // Count moves the world's size while it follows the count: re-read that slider.
-        if (spec.name === 'count') syncs.forEach((fn) => fn.only?.('worldSize'));
+        // One setting may move others (count the world's size while it follows the count;
+        // the sky and wrap exclude each other): re-read every other control.
+        syncs.forEach((fn) => fn.except(spec.name));
         this.showCount();
         this.syncTools();
         this.showLegend();
