@@ -329,8 +329,9 @@ fn wall_push(p: Wide, glide: &Glide) -> Wide {
     low - high
 }
 
-/// `rules::home_pull` in eight lanes (home: the world's centre; the glide is never flat).
-fn home_pull(p: Lanes3, glide: &Glide) -> Lanes3 {
+/// `rules::home_pull` in eight lanes, for boids flying at `v` at `speed` (home: the
+/// world's centre; the glide is never flat).
+fn home_pull(p: Lanes3, v: Lanes3, speed: Wide, glide: &Glide) -> Lanes3 {
     let (free, per_unit) = glide.limits.home;
     let home = Wide::splat(0.5 * glide.world);
     let away = Lanes3 {
@@ -340,8 +341,9 @@ fn home_pull(p: Lanes3, glide: &Glide) -> Lanes3 {
     };
     let distance = away.length();
     let beyond = distance.cmpgt(Wide::splat(free));
-    let scale = Wide::splat(-per_unit) * (distance - Wide::splat(free)) / distance;
-    away.scale(Wide::keep(beyond, scale))
+    let desired = away.scale(-speed / distance);
+    let strength = Wide::splat(per_unit) * (distance - Wide::splat(free));
+    mostly_turning(desired.sub(v).scale(Wide::keep(beyond, strength)), v)
 }
 
 /// `confine` along one axis for lanes inside or one world past an edge, and which lanes
@@ -423,7 +425,7 @@ pub fn glide_all(
             });
         }
         if glide.sky {
-            acceleration = acceleration.add(home_pull(p, glide));
+            acceleration = acceleration.add(home_pull(p, v, speed, glide));
         }
         // `rules::limit_speed`.
         let moved = v.add(acceleration.scale(h));

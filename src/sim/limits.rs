@@ -59,7 +59,7 @@ pub struct Limits {
     /// The soft walls' width and their push at the wall (used only inside walls).
     pub walls: (f32, f32),
     /// An open sky's pull toward home (`rules::home_pull`): how far from home it starts and
-    /// how much it grows with every unit beyond (units/s² per unit); zeros elsewhere.
+    /// how much it grows with every unit beyond (1/s per unit); zeros elsewhere.
     pub home: (f32, f32),
     /// An obstacle's push at its surface.
     pub obstacle_strength: f32,
@@ -124,18 +124,17 @@ impl Limits {
     }
 }
 
-/// Under an open sky a boid flies free within `home_range` of the view's side from home,
-/// and beyond it is pulled back harder with every unit: this many times cruise² ÷ the
-/// view's side² per unit, so that a quarter of a view beyond the free zone the pull alone
-/// turns a boid at cruise speed around in a circle a quarter of a view across (v² / r =
-/// k · x with r = x = view / 4), whatever the count (the view grows with it) or the speed.
-pub const HOME_PULL: f32 = 16.0;
-
-/// The open sky's pull home (`Limits::home`) for a `view` wide at `cruise` speed, free
-/// within `range` views of home.
+/// The open sky's pull home (`Limits::home`) for a `view` wide at `cruise` speed: a boid
+/// flies free within `range` views of home, and beyond it seeks home (`rules::home_pull`)
+/// harder with every unit, so that as far again beyond the free zone (x = range · view) a
+/// boid flying across the line home turns in a circle that size (v² / x = k · x · √2 v:
+/// k = v / (√2 x²) per unit). The home range sets both how far the flock roams and how
+/// firmly it is held: a small one holds a bait ball in place, a large one lets ribbons
+/// wander; at a quarter view, k ≈ 11 v / view². Whatever the count (the view grows with it)
+/// or the speed, the same shape.
 pub fn home_pull(cruise: f32, view: f32, range: f32) -> (f32, f32) {
-    let view = view.max(1e-3);
-    (range * view, HOME_PULL * cruise * cruise / (view * view))
+    let free = (range * view).max(1e-3);
+    (free, cruise / (std::f32::consts::SQRT_2 * free * free))
 }
 
 /// Width of the soft wall in a world of side `world`: a tenth of it, 1 to 10 units.

@@ -119,7 +119,7 @@ impl Flock {
         }
         if s.sky {
             let (free, per_unit) = limits.home;
-            walls += rules::home_pull(p, self.home(), free, per_unit);
+            walls += rules::home_pull(p, v, self.home(), free, per_unit);
         }
         acceleration += walls;
         if forces.active {
