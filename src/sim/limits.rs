@@ -102,7 +102,7 @@ impl Limits {
             walls: (margin, turn_back_push(fastest, margin, rules_total)),
             obstacle_strength: turn_back_push(fastest, look_ahead, rules_total),
             home: if s.sky {
-                home_pull(s.speed, world / SKY_SCALE, s.home_range)
+                home_reach(s.speed, world / SKY_SCALE, s.home_range)
             } else {
                 (0.0, 0.0)
             },
@@ -132,7 +132,7 @@ impl Limits {
 /// firmly it is held: a small one holds a bait ball in place, a large one lets ribbons
 /// wander; at a quarter view, k ≈ 11 v / view². Whatever the count (the view grows with it)
 /// or the speed, the same shape.
-pub fn home_pull(cruise: f32, view: f32, range: f32) -> (f32, f32) {
+pub fn home_reach(cruise: f32, view: f32, range: f32) -> (f32, f32) {
     let free = (range * view).max(1e-3);
     (free, cruise / (std::f32::consts::SQRT_2 * free * free))
 }

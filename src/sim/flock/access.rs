@@ -110,7 +110,8 @@ impl Flock {
     }
 
     /// Turns the open sky on or off (wrap goes off with it on): the world grows or shrinks
-    /// about its centre, and every boid, hawk and obstacle keeps its place relative to it.
+    /// about its centre, the obstacles keep their places relative to it, and the flock and
+    /// its hawks start afresh.
     fn set_sky(&mut self, sky: bool) {
         if self.settings.sky == sky {
             return;
