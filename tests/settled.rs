@@ -6,6 +6,8 @@
 //! for tuning:
 //! `ONLY=fishBall SEED=2 N=10000 P="cohesion=2" cargo test --test settled -- --ignored --nocapture`.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
