@@ -202,7 +202,7 @@ fn an_up_row_is_a_fresh_flock_run_by_hand() {
         (row.seed, row.leg, row.value, row.value_index),
         (2, Leg::Up, 1.5, 1)
     );
-    let mut flock = Flock::with_settings(200, Some(2), Settings::default());
+    let mut flock = Flock::with_settings(200, Some(2), Settings::walled());
     flock.set(Param::Wrap, 1.0).unwrap();
     flock.set(Param::Cohesion, 1.2).unwrap();
     flock.set(Param::Alignment, 1.5).unwrap();

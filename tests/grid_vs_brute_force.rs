@@ -70,7 +70,7 @@ fn settings(world: f32, wrap: bool, perception: f32, fov: f32) -> Settings {
         perception,
         separation_radius: perception * 0.4,
         field_of_view: fov,
-        ..Settings::default()
+        ..Settings::walled()
     }
 }
 

@@ -17,7 +17,7 @@ fn at(values: &[f32], i: usize) -> Vec3 {
 fn flocks() -> Vec<(&'static str, Flock)> {
     let base = Settings {
         world_size: Some(25.0),
-        ..Settings::default()
+        ..Settings::walled()
     };
     let mut all = vec![
         (

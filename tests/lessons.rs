@@ -117,7 +117,7 @@ fn no_boid_enters_an_obstacle_the_flock_flies_straight_at() {
         let settings = Settings {
             world_size: Some(60.0),
             wrap: true,
-            ..Settings::default()
+            ..Settings::walled()
         };
         let mut flock = Flock::with_settings(0, Some(seed), settings);
         // A flock flying along +x straight at the obstacle in the middle of the world.
@@ -168,7 +168,7 @@ fn no_boid_enters_an_obstacle_the_flock_flies_straight_at() {
 fn leader_run(weight: f64) -> (f32, f32) {
     let settings = Settings {
         world_size: Some(80.0),
-        ..Settings::default()
+        ..Settings::walled()
     };
     let mut flock = Flock::with_settings(300, Some(8), settings);
     flock.set(Param::Leaders, 1.0).unwrap();
@@ -189,7 +189,7 @@ fn leader_run(weight: f64) -> (f32, f32) {
 
 #[test]
 fn the_flock_follows_its_leader_around_the_loop() {
-    let perception = Settings::default().perception;
+    let perception = Settings::walled().perception;
     let (following, travelled) = leader_run(Param::LeaderWeight.spec().default);
     assert!(travelled > 80.0, "the leader should fly far: {travelled}");
     // 300 boids that keep their spacing make a ball about 2.5 perception radii across.
@@ -247,7 +247,7 @@ fn each_species_aligns_with_its_own_kind_only() {
     for seed in [31, 33, 34] {
         let settings = Settings {
             species: 2,
-            ..Settings::default()
+            ..Settings::walled()
         };
         let mut flock = Flock::with_settings(800, Some(seed), settings);
         assert_eq!(flock.species().len(), flock.len());
@@ -386,7 +386,7 @@ fn wind_shifts_the_flock_along_the_wind() {
     ] {
         let settings = Settings {
             wrap: true,
-            ..Settings::default()
+            ..Settings::walled()
         };
         let mut calm = Flock::with_settings(400, Some(12), settings.clone());
         let mut windy = Flock::with_settings(400, Some(12), settings);
@@ -456,8 +456,9 @@ fn a_flat_world_keeps_every_z_at_zero() {
 
 #[test]
 fn a_flat_world_is_as_crowded_as_the_3d_one() {
-    let mut solid = Flock::new(1500, Some(14));
-    let mut flat = Flock::new(1500, Some(14));
+    // Walls: the world sized by the count, filled from the start.
+    let mut solid = Flock::with_settings(1500, Some(14), Settings::walled());
+    let mut flat = solid.clone();
     flat.set(Param::Flat, 1.0).unwrap();
     solid.step(DT);
     flat.step(DT);
@@ -475,7 +476,7 @@ fn the_pointer_attracts_and_repels() {
             .sum::<f32>()
             / n as f32
     };
-    let mut flock = Flock::new(1000, Some(15));
+    let mut flock = Flock::with_settings(1000, Some(15), Settings::walled());
     let world = flock.world_size();
     let corner = Vec3::new(0.2, 0.2, 0.8) * world;
     let start = distance_to(&flock, corner);
@@ -488,7 +489,7 @@ fn the_pointer_attracts_and_repels() {
     assert!(attracted < 0.5 * start, "attract: {start} -> {attracted}");
 
     // Repel from the middle of a fresh flock: the middle empties, unlike without the pointer.
-    let mut flock = Flock::new(1000, Some(15));
+    let mut flock = Flock::with_settings(1000, Some(15), Settings::walled());
     let centre = Vec3::splat(world / 2.0);
     let mut calm = flock.clone();
     flock.set_pointer(centre, false);

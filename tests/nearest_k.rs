@@ -15,7 +15,7 @@ fn settings(world: f32, wrap: bool, k: usize, fov: f32, flat: bool) -> Settings 
         nearest_k: k,
         field_of_view: fov,
         flat,
-        ..Settings::default()
+        ..Settings::walled()
     }
 }
 
@@ -213,7 +213,7 @@ fn a_tie_for_the_kth_place_goes_to_the_lower_index() {
         field_of_view: 360.0,
         topological: true,
         nearest_k: 19,
-        ..Settings::default()
+        ..Settings::walled()
     };
     let mut flock = Flock::with_settings(106, Some(2164438558), settings);
     let p = flock.positions().to_vec();

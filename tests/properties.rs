@@ -143,7 +143,7 @@ proptest! {
             species,
             topological,
             nearest_k,
-            ..Settings::default()
+            ..Settings::walled()
         };
         let mut flock = Flock::with_settings(count, Some(seed), settings);
         let brute = flock.neighbour_sets_brute_force();

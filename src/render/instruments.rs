@@ -53,7 +53,7 @@ impl Instruments {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::Param;
+    use crate::sim::{Param, Settings};
 
     #[test]
     fn follow_looks_at_the_selected_boid_and_only_when_asked() {
@@ -91,7 +91,7 @@ mod tests {
 
     #[test]
     fn under_an_open_sky_the_camera_follows_the_flock_and_in_a_box_stays_put() {
-        let mut flock = Flock::new(300, Some(3));
+        let mut flock = Flock::with_settings(300, Some(3), Settings::walled());
         let instruments = Instruments::default();
         let mut camera = OrbitCamera::default();
         for _ in 0..60 {

@@ -454,7 +454,7 @@ mod tests {
             Some(3),
             Settings {
                 world_size: Some(25.0),
-                ..Settings::default()
+                ..Settings::walled()
             },
         );
         flock.set(Param::Predators, 1.0).unwrap();
@@ -598,7 +598,7 @@ mod tests {
             Some(2),
             Settings {
                 flat: true,
-                ..Settings::default()
+                ..Settings::walled()
             },
         );
         let seen = flock.inspect(flock.ids()[5]).unwrap();
@@ -636,7 +636,8 @@ mod tests {
 
     #[test]
     fn pick_finds_the_boid_under_the_point_and_nothing_far_from_any() {
-        let flock = Flock::new(300, Some(4));
+        // Spread through a box (the open sky's start is a dense ball).
+        let flock = Flock::with_settings(300, Some(4), Settings::walled());
         let frame = OrbitCamera::default().frame(flock.world_size(), 1.0);
         let size = (600.0, 600.0);
         for i in [0, 17, 299] {

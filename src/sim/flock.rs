@@ -456,7 +456,7 @@ mod tests {
             wrap,
             sky: !wrap && seed % 4 == 1,
             world_size: Some(30.0),
-            ..Settings::default()
+            ..Settings::walled()
         };
         let mut flock = Flock::with_settings(count, Some(seed), settings);
         let mut positions = flock.positions().to_vec();
@@ -533,7 +533,7 @@ mod tests {
             let settings = Settings {
                 wrap,
                 world_size: Some(100.0),
-                ..Settings::default()
+                ..Settings::walled()
             };
             let mut together = Flock::with_settings(0, Some(1), settings);
             together.set_state(&[50.0, 50.0, 50.0, 10.0, 90.0, 50.0], &[0.0; 6]);

@@ -157,7 +157,7 @@ mod tests {
 
     #[test]
     fn hawks_raise_the_fastest_speed_and_what_walls_must_overcome() {
-        let s = Settings::default();
+        let s = Settings::walled();
         let calm = Limits::new(&s, 100.0, Present::default());
         let hunted = Limits::new(
             &s,
@@ -221,7 +221,7 @@ mod tests {
             );
         }
         // The walls of a flock are that push for its fastest boid.
-        let calm = Limits::new(&Settings::default(), 100.0, Present::default());
+        let calm = Limits::new(&Settings::walled(), 100.0, Present::default());
         let (margin, strength) = calm.walls;
         assert!(deepest(calm.fastest, margin, calm.rules_total, strength) < margin);
     }
@@ -230,13 +230,13 @@ mod tests {
     fn without_separation_nothing_is_urgent() {
         let s = Settings {
             separation: 0.0,
-            ..Settings::default()
+            ..Settings::walled()
         };
         assert_eq!(
             Limits::new(&s, 50.0, Present::default()).urgency_radius,
             0.0
         );
-        let s = Settings::default();
+        let s = Settings::walled();
         let limits = Limits::new(&s, 50.0, Present::default());
         assert_eq!(limits.urgency_radius, s.separation_radius);
     }

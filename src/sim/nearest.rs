@@ -430,7 +430,7 @@ mod tests {
                     wrap,
                     flat,
                     field_of_view: 360.0,
-                    ..Settings::default()
+                    ..Settings::walled()
                 };
                 let view = View::new(&settings, world);
                 let search = Search {

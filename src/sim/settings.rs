@@ -99,6 +99,18 @@ impl Default for Settings {
     }
 }
 
+impl Settings {
+    /// The defaults in a walled box rather than the open sky: the world the experiments and
+    /// the rule tests place their boids in by coordinates (a side that follows the count,
+    /// nothing outside it).
+    pub fn walled() -> Self {
+        Settings {
+            sky: false,
+            ..Settings::default()
+        }
+    }
+}
+
 /// The world side for `count` boids when it follows the count: same density as the
 /// default flock in the default world. A `flat` world is as wide as gives each boid as many
 /// neighbours within the default perception radius as in 3D.

@@ -92,6 +92,6 @@ pub fn only(separation: f32, alignment: f32, cohesion: f32) -> Settings {
         separation,
         alignment,
         cohesion,
-        ..Settings::default()
+        ..Settings::walled()
     }
 }

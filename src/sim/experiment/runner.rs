@@ -169,7 +169,7 @@ impl Runner {
     fn start(&mut self, unit: Unit) {
         let spec = &self.spec;
         let seed = spec.seeds[unit.seed_index];
-        let mut flock = Flock::with_settings(spec.count, Some(seed), Settings::default());
+        let mut flock = Flock::with_settings(spec.count, Some(seed), Settings::walled());
         for &(param, value) in &spec.settings {
             // Validated finite, so `set` cannot refuse it.
             let _ = flock.set(param, value);

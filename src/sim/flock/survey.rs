@@ -119,7 +119,7 @@ mod tests {
     /// when it began, species by species too: the numbers of `metrics` at that moment.
     #[test]
     fn a_survey_spread_over_steps_measures_the_flock_as_it_was() {
-        let mut flock = Flock::new(3000, Some(3));
+        let mut flock = Flock::with_settings(3000, Some(3), crate::sim::Settings::walled());
         flock.set(Param::SpeciesCount, 3.0).unwrap();
         for _ in 0..30 {
             flock.step(1.0 / 60.0);
