@@ -1,5 +1,5 @@
 //! The flocks people watch: every preset, settled (1,200 steps of 1/60 s from the preset's
-//! own start: walls for the defaults, an open sky for the others), measured over its last
+//! own start, under the open sky), measured over its last
 //! 5 s (ten samples: one instant can catch a flock mid-turn). Each preset must look like
 //! its name, keep its spacing and cruise, at 1,500 and 10,000 boids and three seeds, and
 //! the five must be told apart by their measures. `probe` (ignored) prints every measure
@@ -195,10 +195,12 @@ fn fish_ball_is_a_compact_mill() {
     });
 }
 
-/// The defaults stay one flock in their walled box.
+/// The defaults fly as one flock that does not simply circle: in a walled box, filled from
+/// the start, they circled its walls (milling 0.49–0.56 at 1,500); under the open sky,
+/// 0.15–0.37 at 1,500 and 10,000.
 #[test]
-fn defaults_are_one_flock() {
-    each_run("defaults", |s| s.largest_group >= 0.8);
+fn defaults_are_one_flock_that_does_not_circle() {
+    each_run("defaults", |s| s.largest_group >= 0.8 && s.milling <= 0.4);
 }
 
 /// The shape changes a murmuration must show at least (elongation's range over 5 s).
