@@ -148,14 +148,14 @@ const SIMD128: [(u64, u64); 5] = [
     (0xab14501a531fe2e2, 0xd13752df4df1e27a),
     (0x5e8b6a3c798ccacf, 0x6c3feff56bbc26cf),
     (0x89573549d0956e58, 0xb88fd66fa9f12929),
-    (0x0, 0x0),
+    (0x0d3644c646b8b8bb, 0xfb2d04255112ba42),
 ];
 const RELAXED: [(u64, u64); 5] = [
     (0x4d923f73ee5ecf28, 0x927346acba0c039a),
     (0x66720082ea53eb96, 0x92b3a2ed1de2e145),
     (0x5e8b6a3c798ccacf, 0x6c3feff56bbc26cf),
     (0x64b347f4b39d496f, 0x9b890cf1214db6d9),
-    (0x0, 0x0),
+    (0x9943aadffd2c7e1c, 0xbf27d62b94984c0f),
 ];
 
 #[cfg_attr(not(target_arch = "wasm32"), test)]
