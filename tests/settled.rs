@@ -164,7 +164,7 @@ fn every_preset_keeps_its_spacing_and_cruises() {
 /// over 5 s).
 #[test]
 fn murmuration_is_one_large_polarized_flock_that_changes_shape() {
-    each_run_at(&[1500], "murmuration", |s| {
+    each_run("murmuration", |s| {
         s.largest_group >= 0.8 && s.polarization >= 0.6 && s.reshaping >= RESHAPING
     });
 }
@@ -172,7 +172,7 @@ fn murmuration_is_one_large_polarized_flock_that_changes_shape() {
 /// Several streams, each longer than wide (measured: 7.6–8.9 groups of 10 or more).
 #[test]
 fn ribbons_are_several_streams() {
-    each_run_at(&[1500], "ribbons", |s| {
+    each_run("ribbons", |s| {
         s.elongation >= 3.0 || s.big_groups >= 3.0
     });
 }
@@ -181,7 +181,7 @@ fn ribbons_are_several_streams() {
 /// (measured: 8.2–8.9 groups, polarization within a group 0.95–1.00).
 #[test]
 fn arrows_are_separate_aligned_groups() {
-    each_run_at(&[1500], "arrows", |s| {
+    each_run("arrows", |s| {
         s.big_groups >= 3.0 && s.group_polarization >= 0.85
     });
 }

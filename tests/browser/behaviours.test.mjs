@@ -30,17 +30,35 @@ async function open(query = '', viewport = { width: 1280, height: 860 }) {
   return { page, ...watch };
 }
 
-/** The slider's value for `name` as the flock sees it (the input holds a position). */
+/**
+ * The control's value for `name` as the flock sees it: a slider's position, or an on/off
+ * parameter's checkbox as 1 or 0 (it has no separate readout: `shown` is null).
+ */
 function sliderState(page, name) {
   return page.evaluate((name) => {
     const input = document.getElementById(`param-${name}`);
+    const toggle = input.type === 'checkbox';
     return {
-      position: Number(input.value),
-      step: Number(input.step),
-      shown: document.getElementById(`value-${name}`).textContent,
+      toggle,
+      position: toggle ? Number(input.checked) : Number(input.value),
+      step: toggle ? 1 : Number(input.step),
+      shown: toggle ? null : document.getElementById(`value-${name}`).textContent,
       flock: window.flock[name](),
     };
   }, name);
+}
+
+/** Turns an on/off parameter's checkbox to `on` as a click would. */
+function tick(page, name, on) {
+  return page.evaluate(
+    ([name, on]) => {
+      const el = document.getElementById(`param-${name}`);
+      el.checked = on;
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+      el.dispatchEvent(new Event('change', { bubbles: true }));
+    },
+    [name, on],
+  );
 }
 
 
@@ -57,12 +75,13 @@ test('each preset button sets exactly its values, and the sliders then show them
   for (const preset of order) {
     // Move every slider the preset sets away from the preset's value first.
     for (const [name, value] of Object.entries(preset.values)) {
-      const { step } = await sliderState(page, name);
+      const { step, toggle } = await sliderState(page, name);
       const input = await page.evaluate((n) => {
         const el = document.getElementById(`param-${n}`);
         return { min: Number(el.min), max: Number(el.max) };
       }, name);
-      await slide(page, name, value - input.min > (input.max - input.min) / 2 ? input.min + step : input.max - step);
+      if (toggle) await tick(page, name, value === 0);
+      else await slide(page, name, value - input.min > (input.max - input.min) / 2 ? input.min + step : input.max - step);
       assert.notEqual(Math.fround((await sliderState(page, name)).flock), Math.fround(value), `${name} moved away`);
     }
     // The button, found by its accessible name (the preset's label).
@@ -79,7 +98,7 @@ test('each preset button sets exactly its values, and the sliders then show them
         `${preset.name}: the ${name} slider sits at ${state.position}, the preset says ${value}`,
       );
       assert.ok(
-        Math.abs(firstNumber(state.shown) - value) <= state.step / 2 + 1e-9,
+        state.toggle || Math.abs(firstNumber(state.shown) - value) <= state.step / 2 + 1e-9,
         `${preset.name}: #value-${name} shows "${state.shown}", the preset says ${value}`,
       );
     }
@@ -211,7 +230,7 @@ async function clickScene(page, x, y) {
 }
 
 test('clicking the scene adds an obstacle under the pointer; Clear removes them', { timeout: 180_000 }, async () => {
-  const { page, pageErrors } = await open(`?count=300${OPEN}`);
+  const { page, pageErrors } = await open(`?count=300&sky=0${OPEN}`);
   assert.match(await page.locator('#obstacles-hint').textContent(), /click the scene to add an obstacle/i, 'the panel says how');
   const clear = page.getByRole('button', { name: 'Clear obstacles', exact: true });
   assert.equal(await clear.isDisabled(), true, 'nothing to clear at first');
@@ -342,7 +361,7 @@ test('clicking the scene adds an obstacle under the pointer; Clear removes them'
 });
 
 test('in the flat world a click puts the obstacle on the plane, under the pointer', { timeout: 120_000 }, async () => {
-  const { page, pageErrors } = await open('?count=300&flat=1');
+  const { page, pageErrors } = await open('?count=300&flat=1&sky=0');
   assert.equal(await page.evaluate(() => window.flock.isFlat()), true);
   const box = await page.locator('#view').boundingBox();
   const at = { x: Math.round(box.width * 0.35), y: Math.round(box.height * 0.6) };
@@ -377,7 +396,7 @@ function meanDistanceAfter(page, point, steps) {
 const rebuild = (page) => page.evaluate(() => document.querySelector('boids-flock[page]').rebuild());
 
 test('holding the pointer down attracts the flock (or repels it); releasing lets go', { timeout: 180_000 }, async () => {
-  const { page, pageErrors } = await open(`?count=300&seed=3&paused=1${OPEN}`);
+  const { page, pageErrors } = await open(`?count=300&seed=3&paused=1&sky=0${OPEN}`);
   const STEPS = 90; // a second and a half of simulated time
   const box = await page.locator('#view').boundingBox();
   const at = { x: box.width * 0.3, y: box.height * 0.6 };
@@ -475,7 +494,7 @@ test('the new controls fit a phone-width panel and speak the page language', { t
 });
 
 test('the camera keeps the flock in view: F and double-click frame it, the wheel zooms toward it, 0 shows the box', { timeout: 120_000 }, async () => {
-  const { page, pageErrors } = await open('?count=300&seed=3&paused=1');
+  const { page, pageErrors } = await open('?count=300&seed=3&paused=1&sky=0');
   // The flock in one corner of the box: the world grows to four times its side around it.
   const centre = await page.evaluate(() => {
     const w = 4 * window.flock.worldSize();

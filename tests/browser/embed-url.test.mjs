@@ -197,7 +197,7 @@ test('url="sync" with a preset attribute: a reload shows what the address bar sa
   await page.reload();
   await waitFlocks(page, 'boids-flock');
   const values = await flockValues(page, 'boids-flock');
-  for (const [name, value] of Object.entries(defaults)) assert.equal(values[name], value, `${name} after the reload`);
+  for (const [name, value] of Object.entries(defaults)) assert.equal(values[name], Math.fround(value), `${name} after the reload`);
   // The URL wins over the attributes: its preset over a cohesion attribute, and its own
   // settings over its preset.
   const murmuration = presets.find((p) => p.name === 'murmuration').values;

@@ -274,6 +274,8 @@ test('context pool: at most maxContexts live WebGL contexts; off-screen flocks g
       el.id = id;
       el.className = 'small';
       el.setAttribute('count', '100');
+      // In a box: under the open sky the camera follows the flock, so its target moves.
+      el.setAttribute('sky', '0');
       const spacer = document.createElement('div');
       spacer.className = 'tall';
       document.body.append(el, spacer);
