@@ -375,3 +375,51 @@ fn a_zone_of_orientation_inside_the_perception_radius() {
         );
     }
 }
+
+/// Under the open sky the cells tile the cube around the flock, not the sky: a clump off
+/// home, a few stragglers far from it, a clump that is a single point, in 3D and 2D.
+#[test]
+fn under_the_open_sky_the_cells_around_the_flock_find_every_neighbour() {
+    let view = 30.0;
+    for (seed, fov, flat, crowded) in [
+        (41, 360.0, false, false),
+        (42, 270.0, false, true),
+        (43, 360.0, true, false),
+    ] {
+        let mut rng = TestRng::new(seed);
+        let n = if crowded { 1500 } else { 400 };
+        let (mut p, mut v) = (Vec::new(), Vec::new());
+        for i in 0..n {
+            // Most in a clump a third of the view wide, off home; every 50th far out.
+            let (low, high) = if i % 50 == 7 {
+                (0.0, 3.0 * view)
+            } else {
+                (1.7 * view, 2.0 * view)
+            };
+            let z = if flat { 0.0 } else { rng.range(low, high) };
+            p.extend([rng.range(low, high), rng.range(low, high), z]);
+            let vz = if flat { 0.0 } else { rng.range(-10.0, 10.0) };
+            v.extend([rng.range(-10.0, 10.0), rng.range(-10.0, 10.0), vz]);
+        }
+        let settings = Settings {
+            sky: true,
+            flat,
+            ..settings(view, false, 5.0, fov)
+        };
+        let mut flock = flock_with_state(settings, p, v);
+        assert_eq!(flock.world_size(), 3.0 * view, "seed {seed}: the sky");
+        if crowded {
+            // Crowded: the grid splits its cells into rows (decided by the last step).
+            flock.step(1.0 / 60.0);
+        }
+        assert_grid_agrees(flock, &format!("open sky, seed {seed}"));
+    }
+    // Everyone at one point: the cube around them is a cell wide.
+    let settings = Settings {
+        sky: true,
+        ..settings(view, false, 5.0, 360.0)
+    };
+    let p: Vec<f32> = (0..20).flat_map(|_| [40.0, 41.0, 42.0]).collect();
+    let v: Vec<f32> = (0..20).flat_map(|i| [1.0 + i as f32, 0.0, 0.0]).collect();
+    assert_grid_agrees(flock_with_state(settings, p, v), "open sky, one point");
+}

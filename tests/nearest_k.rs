@@ -231,3 +231,30 @@ fn a_tie_for_the_kth_place_goes_to_the_lower_index() {
     assert_eq!(grid[68], b);
     assert!(grid[68].contains(&20) && !grid[68].contains(&105));
 }
+
+/// Under the open sky the rings grow through the cells around the flock (which start at its
+/// corner, not the sky's): a clump off home and a few stragglers, in 3D and 2D.
+#[test]
+fn under_the_open_sky_the_k_nearest_match_brute_force() {
+    let view = 30.0;
+    for (seed, flat) in [(51, false), (52, true)] {
+        let mut rng = TestRng::new(seed);
+        let (mut p, mut v) = (Vec::new(), Vec::new());
+        for i in 0..500 {
+            let (low, high) = if i % 40 == 3 {
+                (0.0, 3.0 * view)
+            } else {
+                (1.6 * view, 2.1 * view)
+            };
+            let z = if flat { 0.0 } else { rng.range(low, high) };
+            p.extend([rng.range(low, high), rng.range(low, high), z]);
+            let vz = if flat { 0.0 } else { rng.range(-10.0, 10.0) };
+            v.extend([rng.range(-10.0, 10.0), rng.range(-10.0, 10.0), vz]);
+        }
+        let settings = Settings {
+            sky: true,
+            ..settings(view, false, 7, 360.0, flat)
+        };
+        assert_nearest_agree(settings, &p, &v, &format!("open sky, seed {seed}"));
+    }
+}

@@ -172,9 +172,7 @@ fn murmuration_is_one_large_polarized_flock_that_changes_shape() {
 /// Several streams, each longer than wide (measured: 7.6–8.9 groups of 10 or more).
 #[test]
 fn ribbons_are_several_streams() {
-    each_run("ribbons", |s| {
-        s.elongation >= 3.0 || s.big_groups >= 3.0
-    });
+    each_run("ribbons", |s| s.elongation >= 3.0 || s.big_groups >= 3.0);
 }
 
 /// Several separate groups, each strongly aligned though they fly different ways

@@ -19,6 +19,9 @@ pub struct Grid {
     /// Cells along z: `dims` in 3D, one layer in a flat world (no cells wasted on z).
     layers: usize,
     flat: bool,
+    /// The corner the cells start from: the world's, or under an open sky the corner of the
+    /// cube around the flock (`Grid::configure`).
+    origin: [f32; 3],
     inv_cell: f32,
     inv_row: f32,
     /// `cell_start[c]..cell_start[c + 1]` are the sorted slots of cell `c`.
@@ -30,14 +33,17 @@ pub struct Grid {
 }
 
 impl Grid {
-    /// Tiles a world of side `world` with cells at least `radius` wide along x and z, and
+    /// Tiles a cube of side `world` from `origin` with cells at least `radius` wide along x
+    /// and z, and
     /// `rows_per_cell` rows to a cell's width along y, so a scan of the 3 × (2 ×
     /// `rows_per_cell` + 1) × 3 cells around a boid's own covers the radius. (Half-size cells
     /// scanned 5×5×5 hug the sphere more tightly, 35 % fewer candidates, but cost more than
     /// they save, even in settled flocks: README, "What was tried".) A `flat` world has
     /// one layer of cells: every z is 0.
+    #[allow(clippy::too_many_arguments)]
     pub fn configure(
         &mut self,
+        origin: [f32; 3],
         world: f32,
         radius: f32,
         count: usize,
@@ -55,6 +61,7 @@ impl Grid {
         self.rows = self.dims * rows_per_cell;
         self.layers = if flat { 1 } else { self.dims };
         self.flat = flat;
+        self.origin = origin;
         self.inv_cell = self.dims as f32 / world;
         self.inv_row = self.rows as f32 / world;
     }
@@ -87,6 +94,11 @@ impl Grid {
         1.0 / self.inv_cell
     }
 
+    /// The corner of cell (0, 0, 0).
+    pub fn origin(&self) -> [f32; 3] {
+        self.origin
+    }
+
     fn axis_cell(coordinate: f32, inv: f32, cells: usize) -> usize {
         // `as` saturates: NaN and negatives land in cell 0, never out of bounds.
         ((coordinate * inv) as usize).min(cells - 1)
@@ -94,10 +106,11 @@ impl Grid {
 
     /// Cell coordinates of a position: its cell along x, row along y, layer along z.
     pub fn cell_coords(&self, x: f32, y: f32, z: f32) -> [usize; 3] {
+        let [ox, oy, oz] = self.origin;
         [
-            Self::axis_cell(x, self.inv_cell, self.dims),
-            Self::axis_cell(y, self.inv_row, self.rows),
-            Self::axis_cell(z, self.inv_cell, self.layers),
+            Self::axis_cell(x - ox, self.inv_cell, self.dims),
+            Self::axis_cell(y - oy, self.inv_row, self.rows),
+            Self::axis_cell(z - oz, self.inv_cell, self.layers),
         ]
     }
 
@@ -180,7 +193,7 @@ mod tests {
 
     fn grid(world: f32, cell: f32, count: usize) -> Grid {
         let mut grid = Grid::default();
-        grid.configure(world, cell, count, false, 1);
+        grid.configure([0.0; 3], world, cell, count, false, 1);
         grid
     }
 
@@ -203,12 +216,12 @@ mod tests {
     #[test]
     fn a_flat_world_has_one_layer_and_a_square_budget() {
         let mut flat = Grid::default();
-        flat.configure(100.0, 5.0, 1500, true, 1);
+        flat.configure([0.0; 3], 100.0, 5.0, 1500, true, 1);
         assert_eq!((flat.dims(), flat.layers()), (20, 1));
         assert_eq!(flat.cell_count(), 400);
         assert_eq!(flat.cell_coords(99.0, 3.0, 0.0), [19, 0, 0]);
         // The cap follows the area: at most about 8 cells per boid.
-        flat.configure(1000.0, 1.0, 50, true, 1);
+        flat.configure([0.0; 3], 1000.0, 1.0, 50, true, 1);
         assert!(flat.cell_count() <= MIN_CELL_BUDGET);
         assert_eq!(flat.dims(), 64);
     }
@@ -231,7 +244,7 @@ mod tests {
     #[test]
     fn rows_split_y_only_and_keep_the_cell_budget() {
         let mut g = Grid::default();
-        g.configure(40.0, 5.0, 1000, false, 2);
+        g.configure([0.0; 3], 40.0, 5.0, 1000, false, 2);
         assert_eq!((g.dims(), g.rows(), g.layers()), (8, 16, 8));
         assert_eq!(g.cell_count(), 8 * 16 * 8);
         assert_eq!(g.rows_per_cell(), 2);
@@ -246,7 +259,7 @@ mod tests {
         assert_eq!(g.slots(0, 1), 0..2);
         assert_eq!(g.slots_of([0, 1, 0]), 2..3);
         // The budget of cells counts the rows: a tiny radius in a huge world.
-        g.configure(1000.0, 1.0, 100, false, 2);
+        g.configure([0.0; 3], 1000.0, 1.0, 100, false, 2);
         assert!(g.cell_count() <= MIN_CELL_BUDGET);
     }
 

@@ -171,6 +171,7 @@ impl Search<'_> {
     fn certain(&self, ring: isize, cell: [isize; 3], p: Vec3, found: &Nearest) -> bool {
         let grid = self.grid;
         let width = grid.cell_width();
+        let origin = grid.origin();
         let rows_per_cell = self.reach();
         // Per axis: cells along it, their width, and the block's reach in them.
         let axes = [
@@ -185,8 +186,8 @@ impl Search<'_> {
         let axes = &axes[..if grid.is_flat() { 2 } else { 3 }];
         let mut certain = f32::INFINITY;
         for (axis, &(n, width, reach)) in axes.iter().enumerate() {
-            let low = (cell[axis] - reach) as f32 * width;
-            let high = (cell[axis] + reach + 1) as f32 * width;
+            let low = origin[axis] + (cell[axis] - reach) as f32 * width;
+            let high = origin[axis] + (cell[axis] + reach + 1) as f32 * width;
             if self.wrap || cell[axis] - reach > 0 {
                 certain = certain.min(p[axis] - low);
             }
@@ -422,7 +423,7 @@ mod tests {
                     .collect();
                 let velocities = vec![0.0; 3 * count];
                 let mut grid = Grid::default();
-                grid.configure(world, 4.0, count, flat, rows_per_cell);
+                grid.configure([0.0; 3], world, 4.0, count, flat, rows_per_cell);
                 grid.sort(&positions);
                 let mut sorted = Sorted::default();
                 sorted.gather(grid.order(), &positions, &velocities);

@@ -304,7 +304,7 @@ mod tests {
         let flat: Vec<f32> = positions.iter().flatten().copied().collect();
         let velocities: Vec<f32> = (0..flat.len()).map(|k| k as f32).collect();
         let mut grid = Grid::default();
-        grid.configure(world, world / 5.0, positions.len(), false, 1);
+        grid.configure([0.0; 3], world, world / 5.0, positions.len(), false, 1);
         grid.sort(&flat);
         let mut sorted = Sorted::default();
         sorted.gather(grid.order(), &flat, &velocities);

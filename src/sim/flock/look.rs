@@ -44,6 +44,26 @@ impl Flock {
         (NEAREST_CELL_FACTOR * typical).within(0.5, self.world)
     }
 
+    /// The corner and side of the smallest cube (at least a cell radius wide) that holds
+    /// every boid.
+    fn bounding_cube(&self) -> ([f32; 3], f32) {
+        let mut low = [f32::INFINITY; 3];
+        let mut high = [f32::NEG_INFINITY; 3];
+        for p in self.positions.chunks_exact(3) {
+            for k in 0..3 {
+                low[k] = low[k].min(p[k]);
+                high[k] = high[k].max(p[k]);
+            }
+        }
+        if !low[0].is_finite() {
+            return ([0.0; 3], self.world); // no boids
+        }
+        let side = (0..3).map(|k| high[k] - low[k]).fold(0.0, f32::max);
+        // A hair wider, so that the farthest boid falls inside the last cell rather than on
+        // its far face (where the clamp would put it anyway).
+        (low, (side * 1.0001).max(self.cell_radius()))
+    }
+
     /// Rows of the grid along y to a cell's width: `ROWS_PER_CELL` in a crowded flock, one
     /// where cells hold a few boids each. Fewer candidates pay only when there are many:
     /// with two rows, the settled defaults at 10,000 step in 3.50 ms against 3.92 (SIMD128,
@@ -72,16 +92,21 @@ impl Flock {
     pub(super) fn sort_into_cells(&mut self) {
         let radius = self.cell_radius();
         let rows_per_cell = self.scan_rows_per_cell();
-        // An open sky is SKY_SCALE³ times the view's volume, which holds the flock: its
-        // cells are budgeted as if the sky were as full, else they would widen past the
-        // radius (at 1,500 boids, 664 candidates a boid instead of 300, 1.5× the step).
-        let budgeted = if self.settings.sky {
-            self.len() * SKY_SCALE.powi(3) as usize
+        // An open sky is SKY_SCALE³ times the view's volume, and the flock fills a small part
+        // of it: the cells tile the cube around the flock, not the sky (the fish ball at
+        // 10,000 boids: 11,000 cells, not 262,000, most of them empty, walked and summed
+        // every step), budgeted as if the sky were as full as the view, else a flock strewn
+        // across it would widen them past the radius (at 1,500 boids, 664 candidates a boid
+        // instead of 300, 1.5× the step).
+        let (origin, side, budgeted) = if self.settings.sky {
+            let (low, side) = self.bounding_cube();
+            (low, side, self.len() * SKY_SCALE.powi(3) as usize)
         } else {
-            self.len()
+            ([0.0; 3], self.world, self.len())
         };
         self.grid.configure(
-            self.world,
+            origin,
+            side,
             radius,
             budgeted,
             self.settings.flat,
@@ -227,5 +252,46 @@ mod tests {
         // Nearest-k looks in rings of cells as high as they are wide.
         flock.set(Param::Topological, 1.0).unwrap();
         assert_eq!(rows_after(&mut flock, 400.0), 1);
+    }
+
+    /// Under the open sky the cells tile the cube around the flock, from its corner: the
+    /// boid lowest on each axis lies in the first cell along it, the highest in the last,
+    /// and there are no more cells than that cube holds (in a box, the whole world).
+    #[test]
+    fn under_the_sky_the_cells_tile_the_cube_around_the_flock() {
+        let mut flock = Flock::new(1500, Some(2));
+        assert!(flock.is_sky());
+        for _ in 0..120 {
+            flock.step(1.0 / 60.0);
+        }
+        flock.sort_into_cells();
+        let (low, side) = flock.bounding_cube();
+        assert!(
+            side < 0.5 * flock.world_size(),
+            "the flock fills {side} of the sky"
+        );
+        assert_eq!(flock.grid.origin(), low);
+        let per_axis = (side / flock.settings.perception).floor().max(1.0) as usize;
+        assert_eq!(flock.grid.dims(), per_axis);
+        for k in 0..3 {
+            let extreme = |pick: fn(f32, f32) -> f32| {
+                let mut at = [0.0f32; 3];
+                let mut best = flock.positions[k];
+                for p in flock.positions.chunks_exact(3) {
+                    if pick(p[k], best) == p[k] {
+                        best = p[k];
+                        at = [p[0], p[1], p[2]];
+                    }
+                }
+                flock.grid.cell_coords(at[0], at[1], at[2])[k]
+            };
+            let last = [flock.grid.dims(), flock.grid.rows(), flock.grid.layers()][k] - 1;
+            assert_eq!(extreme(f32::min), 0, "axis {k}: the lowest boid");
+            assert_eq!(extreme(f32::max), last, "axis {k}: the highest boid");
+        }
+        // In a box the cells start at the world's corner.
+        flock.set(Param::Sky, 0.0).unwrap();
+        flock.sort_into_cells();
+        assert_eq!(flock.grid.origin(), [0.0; 3]);
     }
 }
