@@ -225,7 +225,7 @@ const table = {
     ],
     worldSize: [
       'Rozmiar świata',
-      'Bok sześciennego świata. Zmienia się z liczbą boidów (ta sama gęstość), dopóki go nie ustawisz.',
+      'Bok sześciennego świata, a pod otwartym niebem — widoku, który kamera pokazuje wokół domu (niebo jest trzy razy szersze). Zmienia się z liczbą boidów (ta sama gęstość), dopóki go nie ustawisz.',
     ],
     wrap: [
       'Zawijanie krawędzi',

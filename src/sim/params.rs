@@ -250,7 +250,7 @@ pub const PARAMS: &[ParamSpec] = &[
         kind: Kind::Real,
         scale: Scale::Log,
         slider: false,
-        description: "Side of the cubic world. Follows the count (same density) until you set it.",
+        description: "Side of the cubic world, or under an open sky of the view the camera frames around home (the sky is three times wider). Follows the count (same density) until you set it.",
     },
     ParamSpec {
         param: Param::Wrap,

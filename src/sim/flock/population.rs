@@ -92,7 +92,7 @@ impl Flock {
     }
 
     /// The settled scenarios' flock for a preset (`shared/bench-scenario.md`): seed 42,
-    /// everything else as the page has it (walls, the world following the count).
+    /// everything else as the page has it (the preset's open sky, the world following the count).
     pub fn preset_scenario(preset: &Preset, count: usize) -> Self {
         let mut flock = Self::new(count, Some(42));
         if flock.apply_preset(preset.name).is_err() {
