@@ -108,3 +108,37 @@ fn an_aligned_flock_roams_past_its_home_range() {
     }
     assert!(farthest > 0.25 * view, "an aligned flock roams: {farthest}");
 }
+
+#[test]
+fn hawks_start_and_leaders_loop_in_the_view_around_home() {
+    // Not across the sky, three views wide: a loop or a hawk out there would fly out of the
+    // picture and far from the flock.
+    let mut flock = Flock::new(1500, Some(4));
+    assert!(flock.is_sky());
+    flock.set(Param::Predators, 3.0).unwrap();
+    flock.set(Param::Leaders, 2.0).unwrap();
+    let (home, view) = (flock.home(), flock.view_size());
+    let within_view = |p: &[f32]| {
+        p.chunks_exact(3)
+            .all(|q| (Vec3::from_slice(q) - home).abs().max_element() <= 0.5 * view)
+    };
+    assert!(
+        within_view(flock.predator_positions()),
+        "the hawks start in view"
+    );
+    assert!(
+        within_view(flock.leader_positions()),
+        "the leaders start in view"
+    );
+    assert!(
+        within_view(&flock.leader_path(64)),
+        "the leaders' loop lies in view"
+    );
+    for _ in 0..300 {
+        flock.step(1.0 / 60.0);
+    }
+    assert!(
+        within_view(flock.leader_positions()),
+        "the leaders fly the loop in view"
+    );
+}

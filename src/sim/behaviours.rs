@@ -6,6 +6,7 @@
 use crate::within::Within;
 use glam::Vec3;
 
+pub use super::arena::Arena;
 use super::edges::nearest_image;
 use super::leader::{LeaderPath, SEGMENTS};
 use super::limits::{
@@ -126,14 +127,14 @@ impl Behaviours {
     }
 
     /// Keeps `count` hawks: new ones start at their places, flying at `speed`.
-    pub fn set_hawks(&mut self, count: usize, world: f32, flat: bool, speed: f32) {
+    pub fn set_hawks(&mut self, count: usize, arena: Arena, flat: bool, speed: f32) {
         let count = count.min(predator::MAX_PREDATORS);
         let kept = self.hawks().min(count);
         self.hawk_positions.truncate(3 * kept);
         self.hawk_velocities.truncate(3 * kept);
         self.hawk_clocks.truncate(kept);
         for index in kept..count {
-            let (position, heading) = predator::start(index, world, flat);
+            let (position, heading) = predator::start(index, arena, flat);
             self.hawk_positions.extend(position.to_array());
             self.hawk_velocities.extend((heading * speed).to_array());
             self.hawk_clocks.push(predator::start_clock(index));
@@ -160,20 +161,20 @@ impl Behaviours {
     }
 
     /// Keeps `count` leaders, spread evenly around the loop behind the first.
-    pub fn set_leaders(&mut self, count: usize, world: f32, flat: bool, cruise: f32) {
+    pub fn set_leaders(&mut self, count: usize, arena: Arena, flat: bool, cruise: f32) {
         let first = self.leader_phases.first().copied().unwrap_or(0.0);
         self.leader_phases.clear();
         self.leader_phases.extend(
             (0..count)
                 .map(|k| (first + k as f32 * SEGMENTS as f32 / count as f32) % SEGMENTS as f32),
         );
-        self.place_leaders(&LeaderPath::new(world, flat), cruise);
+        self.place_leaders(&LeaderPath::new(arena, flat), cruise);
     }
 
     /// `count` leaders, starting from the beginning of the loop.
-    pub fn restart_leaders(&mut self, count: usize, world: f32, flat: bool, cruise: f32) {
+    pub fn restart_leaders(&mut self, count: usize, arena: Arena, flat: bool, cruise: f32) {
         self.leader_phases.clear();
-        self.set_leaders(count, world, flat, cruise);
+        self.set_leaders(count, arena, flat, cruise);
     }
 
     fn place_leaders(&mut self, path: &LeaderPath, cruise: f32) {
@@ -188,11 +189,11 @@ impl Behaviours {
     }
 
     /// Moves every leader `h` seconds along the loop.
-    pub fn move_leaders(&mut self, h: f32, world: f32, flat: bool, cruise: f32) {
+    pub fn move_leaders(&mut self, h: f32, arena: Arena, flat: bool, cruise: f32) {
         if self.leader_phases.is_empty() {
             return;
         }
-        let path = LeaderPath::new(world, flat);
+        let path = LeaderPath::new(arena, flat);
         for u in &mut self.leader_phases {
             *u = path.advance(*u, LEADER_PACE * cruise * h);
         }

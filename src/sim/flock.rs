@@ -155,7 +155,7 @@ impl Flock {
 
     /// `samples` points along the leaders' closed loop (xyz each), for drawing it.
     pub fn leader_path(&self, samples: usize) -> Vec<f32> {
-        LeaderPath::new(self.world, self.settings.flat).samples(samples)
+        LeaderPath::new(self.arena(), self.settings.flat).samples(samples)
     }
 
     /// The obstacles: x, y, z of the centre and the radius of each sphere.
@@ -401,8 +401,8 @@ impl Flock {
         self.mean_neighbours = total_neighbours as f32 / self.len() as f32;
         self.mean_candidates = examined as f32 / self.len() as f32;
         self.move_hawks(h, &forces);
-        let (world, flat, cruise) = (self.world, self.settings.flat, self.settings.speed);
-        self.behaviours.move_leaders(h, world, flat, cruise);
+        let (arena, flat, cruise) = (self.arena(), self.settings.flat, self.settings.speed);
+        self.behaviours.move_leaders(h, arena, flat, cruise);
     }
 
     /// Hawks read the old state, as the boids did: each finds its nearest boid on the grid.

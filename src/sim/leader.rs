@@ -2,6 +2,8 @@
 
 use glam::Vec3;
 
+use super::arena::Arena;
+
 /// Waypoints of the loop as fractions of the world side: well inside the walls (whose soft
 /// margin is a tenth of the world), rising and falling so that the route is a 3D one.
 const WAYPOINTS: [[f32; 3]; 6] = [
@@ -25,11 +27,16 @@ pub struct LeaderPath {
 }
 
 impl LeaderPath {
-    /// The loop in a world of side `world`; `flat` lays it in the plane z = 0.
-    pub fn new(world: f32, flat: bool) -> Self {
+    /// The loop through `arena`; `flat` lays it in the plane z = 0.
+    pub fn new(arena: Arena, flat: bool) -> Self {
         let point = |k: usize| {
             let [x, y, z] = WAYPOINTS[k % SEGMENTS];
-            Vec3::new(x, y, if flat { 0.0 } else { z }) * world
+            let p = arena.at(Vec3::new(x, y, z));
+            if flat {
+                Vec3::new(p.x, p.y, 0.0)
+            } else {
+                p
+            }
         };
         let controls = std::array::from_fn(|k| {
             let (before, from, to, after) = (
@@ -93,7 +100,7 @@ mod tests {
 
     #[test]
     fn the_loop_is_closed_smooth_and_inside_the_walls() {
-        let path = LeaderPath::new(40.0, false);
+        let path = LeaderPath::new(Arena::world(40.0), false);
         // Passes through every waypoint, and the end meets the start.
         for (k, w) in WAYPOINTS.iter().enumerate() {
             assert!((path.position(k as f32) - Vec3::from_array(*w) * 40.0).length() < 1e-4);
@@ -113,7 +120,7 @@ mod tests {
 
     #[test]
     fn advancing_moves_the_requested_distance() {
-        let path = LeaderPath::new(40.0, false);
+        let path = LeaderPath::new(Arena::world(40.0), false);
         let mut u = 0.3;
         let mut travelled = 0.0;
         for _ in 0..600 {
@@ -126,7 +133,7 @@ mod tests {
 
     #[test]
     fn a_flat_loop_lies_in_the_plane() {
-        let path = LeaderPath::new(100.0, true);
+        let path = LeaderPath::new(Arena::world(100.0), true);
         assert!(path.samples(97).chunks_exact(3).all(|p| p[2] == 0.0));
     }
 }

@@ -1,5 +1,6 @@
 //! The simulation. Knows nothing of the web: built, tested and benchmarked natively.
 
+mod arena;
 mod behaviours;
 mod edges;
 pub mod experiment;

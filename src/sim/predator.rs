@@ -4,6 +4,7 @@
 use crate::within::Within;
 use glam::Vec3;
 
+use super::arena::Arena;
 use super::rules;
 
 /// The most hawks (the top of the `predators` range).
@@ -42,11 +43,14 @@ pub fn start_clock(index: usize) -> f32 {
     index as f32 * STAGGER_SECONDS
 }
 
-/// Where hawk `index` of a world of side `world` starts, and its heading: high up near one
-/// edge, inside the walls, spread along x.
-pub fn start(index: usize, world: f32, flat: bool) -> (Vec3, Vec3) {
+/// Where hawk `index` starts in `arena`, and its heading: high up near one edge, inside the
+/// walls, spread along x.
+pub fn start(index: usize, arena: Arena, flat: bool) -> (Vec3, Vec3) {
     let x = 0.15 + 0.175 * index as f32;
-    let position = Vec3::new(x, 0.85, if flat { 0.0 } else { 0.85 }) * world;
+    let mut position = arena.at(Vec3::new(x, 0.85, 0.85));
+    if flat {
+        position.z = 0.0;
+    }
     let angle = index as f32 * 1.3;
     let heading = Vec3::new(angle.cos(), -angle.sin().abs(), 0.0);
     (position, heading)
@@ -125,7 +129,7 @@ mod tests {
         assert!(turned > 0.0 && turned <= 30.0 / 60.0 / 18.0 + 1e-4);
         assert!(fly(Vec3::ZERO, Vec3::ZERO, Vec3::ZERO, 18.0, 30.0, 0.1).is_finite());
         for index in 0..MAX_PREDATORS {
-            let (p, h) = start(index, 40.0, true);
+            let (p, h) = start(index, Arena::world(40.0), true);
             assert!(p.z == 0.0 && h.z == 0.0 && p.x < 40.0 * 0.9);
         }
     }

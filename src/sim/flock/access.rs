@@ -6,6 +6,7 @@ use crate::sim::presets::{self, UnknownPreset};
 use crate::sim::settings::{Settings, SKY_SCALE};
 
 use super::Flock;
+use crate::sim::behaviours::Arena;
 
 /// The parameters that are one `f32` field of `Settings` and need nothing more when set:
 /// `get` and `apply` both reach them through this one list, so each is named once here (and
@@ -109,6 +110,20 @@ impl Flock {
         home
     }
 
+    /// Where hawks start and the leaders loop: the world, or under an open sky the view
+    /// around home.
+    pub fn arena(&self) -> Arena {
+        if !self.settings.sky {
+            return Arena::world(self.world);
+        }
+        let side = self.view_size();
+        let mut corner = self.home() - glam::Vec3::splat(0.5 * side);
+        if self.settings.flat {
+            corner.z = 0.0;
+        }
+        Arena { corner, side }
+    }
+
     /// Turns the open sky on or off (wrap goes off with it on): the world grows or shrinks
     /// about its centre, the obstacles keep their places relative to it, and the flock and
     /// its hawks start afresh.
@@ -198,9 +213,10 @@ impl Flock {
             }
             Param::Predators => {
                 s.predators = value as usize;
-                let (world, flat, speed) = (self.world, s.flat, s.predator_speed);
+                let (flat, speed) = (s.flat, s.predator_speed);
+                let arena = self.arena();
                 self.behaviours
-                    .set_hawks(value as usize, world, flat, speed);
+                    .set_hawks(value as usize, arena, flat, speed);
             }
             Param::PredatorSpeed => {
                 s.predator_speed = real;
@@ -208,9 +224,10 @@ impl Flock {
             }
             Param::Leaders => {
                 s.leaders = value as usize;
-                let (world, flat, cruise) = (self.world, s.flat, s.speed);
+                let (flat, cruise) = (s.flat, s.speed);
+                let arena = self.arena();
                 self.behaviours
-                    .set_leaders(value as usize, world, flat, cruise);
+                    .set_leaders(value as usize, arena, flat, cruise);
             }
             Param::SpeciesCount => {
                 if s.species != value as usize {

@@ -156,12 +156,12 @@ impl Flock {
         self.mean_neighbours = 0.0;
         self.mean_candidates = 0.0;
         // Hawks and leaders start afresh too: the same seed gives the same run.
-        let (world, flat, s) = (self.world, self.settings.flat, &self.settings);
-        self.behaviours.set_hawks(0, world, flat, s.predator_speed);
+        let (arena, flat, s) = (self.arena(), self.settings.flat, &self.settings);
+        self.behaviours.set_hawks(0, arena, flat, s.predator_speed);
         self.behaviours
-            .set_hawks(s.predators, world, flat, s.predator_speed);
+            .set_hawks(s.predators, arena, flat, s.predator_speed);
         self.behaviours
-            .restart_leaders(s.leaders, world, flat, s.speed);
+            .restart_leaders(s.leaders, arena, flat, s.speed);
         if flat {
             self.behaviours.flatten();
         }
@@ -258,8 +258,8 @@ impl Flock {
             self.shift_everything(0.5 * (new - old));
             // The leaders' loop and the pointer were placed for the old world.
             let (flat, cruise) = (self.settings.flat, self.settings.speed);
-            let leaders = self.settings.leaders;
-            self.behaviours.set_leaders(leaders, new, flat, cruise);
+            let (leaders, arena) = (self.settings.leaders, self.arena());
+            self.behaviours.set_leaders(leaders, arena, flat, cruise);
             self.behaviours.pointer = None;
         }
         self.confine_all();
