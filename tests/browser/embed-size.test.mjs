@@ -55,7 +55,10 @@ const WASM_LIMIT = 150 * KB;
 // title and hook: the page came to 200.9 KB, everything else of the experiments (its scripts,
 // its words, its module) loading on demand. 201 KB holds it there.
 // 205 KB from issue 27: the open sky (two parameters, the pull in the glide, the camera that frames the view and follows the flock) took the page from 200.9 to 204.6 KB; loading the explanation on demand (about 2.5 KB) is the saving left to make.
-const PAGE_LIMIT = 205 * KB;
+// 207 KB from the open sky's second round (the default world; cells around the flock, the
+// arena for hawks and leaders, the view's words in four languages): 206.2 KB. The explanation
+// on demand is still the saving to make before the next raise.
+const PAGE_LIMIT = 207 * KB;
 const DIST_LIMIT = 300 * KB;
 /** The relaxed-SIMD build's patch: a few KB while the two builds differ only in the scan. */
 const PATCH_LIMIT = 20 * KB;

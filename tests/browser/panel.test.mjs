@@ -84,7 +84,9 @@ test('simple first: the rules, perception, Count, presets and "How it works" on 
 });
 
 test('keyboard only: Space and Enter tick Predator, 2D and Nearest-k; keys add obstacles and attract; Count steps; ? opens the Keys help', { timeout: 180_000 }, async () => {
-  const { page, context, pageErrors } = await open('?count=300&seed=3');
+  // In a box: the attract/repel checks measure from the middle of the view, which under the
+  // open sky moves as the camera follows the flock.
+  const { page, context, pageErrors } = await open('?count=300&seed=3&sky=0');
   const paused = await pausedText(page);
 
   // Hawks: open the group with Space on its title, tick Predator with Space, Enter unticks.
