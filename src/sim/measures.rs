@@ -6,6 +6,7 @@
 use glam::Vec3;
 
 use super::edges::nearest_image;
+pub(crate) use cells::Bounds;
 pub use local::{sample as local_sample, LOCAL_SAMPLE};
 pub use shape::eigenvalues;
 pub use survey::{Survey, UNIT_NS};

@@ -4,6 +4,7 @@
 
 use crate::within::Within;
 
+use crate::sim::measures::Bounds;
 use crate::sim::nearest::{self, Nearest, Search, Seeker};
 use crate::sim::rules::Neighbourhood;
 use crate::sim::scan::{needs_nearest_image, neighbour_spans, View, ROWS_PER_CELL};
@@ -47,21 +48,14 @@ impl Flock {
     /// The corner and side of the smallest cube (at least a cell radius wide) that holds
     /// every boid.
     fn bounding_cube(&self) -> ([f32; 3], f32) {
-        let mut low = [f32::INFINITY; 3];
-        let mut high = [f32::NEG_INFINITY; 3];
-        for p in self.positions.chunks_exact(3) {
-            for k in 0..3 {
-                low[k] = low[k].min(p[k]);
-                high[k] = high[k].max(p[k]);
-            }
-        }
-        if !low[0].is_finite() {
+        let (low, high) = Bounds::of(&self.positions).corners();
+        if !low.x.is_finite() {
             return ([0.0; 3], self.world); // no boids
         }
-        let side = (0..3).map(|k| high[k] - low[k]).fold(0.0, f32::max);
+        let side = (high - low).max_element();
         // A hair wider, so that the farthest boid falls inside the last cell rather than on
         // its far face (where the clamp would put it anyway).
-        (low, (side * 1.0001).max(self.cell_radius()))
+        (low.to_array(), (side * 1.0001).max(self.cell_radius()))
     }
 
     /// Rows of the grid along y to a cell's width: `ROWS_PER_CELL` in a crowded flock, one

@@ -40,9 +40,10 @@ pub(super) struct Cells {
 }
 
 /// Where the boids are, gathered boid by boid: their lowest and highest corner, and
-/// whether every one lies at z = 0 (a flat world).
+/// whether every one lies at z = 0 (a flat world). Also what the step's grid tiles under an
+/// open sky (`Flock::sort_into_cells`).
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Bounds {
+pub struct Bounds {
     lo: Vec3,
     hi: Vec3,
     flat: bool,
@@ -63,6 +64,20 @@ impl Bounds {
     pub fn add(&mut self, p: Vec3) {
         (self.lo, self.hi) = (self.lo.min(p), self.hi.max(p));
         self.flat &= p.z == 0.0;
+    }
+
+    /// The bounds of the boids at `positions` (xyz per boid).
+    pub fn of(positions: &[f32]) -> Self {
+        let mut bounds = Bounds::default();
+        for p in positions.chunks_exact(3) {
+            bounds.add(Vec3::from_slice(p));
+        }
+        bounds
+    }
+
+    /// The lowest and the highest corner (infinite, lowest above highest, for no boid).
+    pub fn corners(&self) -> (Vec3, Vec3) {
+        (self.lo, self.hi)
     }
 }
 
