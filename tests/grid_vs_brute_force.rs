@@ -3,7 +3,7 @@
 mod common;
 
 use boids::sim::{Flock, Settings};
-use common::TestRng;
+use common::{clump_and_stragglers, TestRng};
 
 fn flock_with_state(settings: Settings, positions: Vec<f32>, velocities: Vec<f32>) -> Flock {
     let mut flock = Flock::with_settings(0, Some(1), settings);
@@ -386,21 +386,9 @@ fn under_the_open_sky_the_cells_around_the_flock_find_every_neighbour() {
         (42, 270.0, false, true),
         (43, 360.0, true, false),
     ] {
-        let mut rng = TestRng::new(seed);
         let n = if crowded { 1500 } else { 400 };
-        let (mut p, mut v) = (Vec::new(), Vec::new());
-        for i in 0..n {
-            // Most in a clump a third of the view wide, off home; every 50th far out.
-            let (low, high) = if i % 50 == 7 {
-                (0.0, 3.0 * view)
-            } else {
-                (1.7 * view, 2.0 * view)
-            };
-            let z = if flat { 0.0 } else { rng.range(low, high) };
-            p.extend([rng.range(low, high), rng.range(low, high), z]);
-            let vz = if flat { 0.0 } else { rng.range(-10.0, 10.0) };
-            v.extend([rng.range(-10.0, 10.0), rng.range(-10.0, 10.0), vz]);
-        }
+        // Most in a clump a third of the view wide, off home; every 50th far out.
+        let (p, v) = clump_and_stragglers(n, view, seed, flat, (1.7, 2.0), (50, 7));
         let settings = Settings {
             sky: true,
             flat,

@@ -5,7 +5,7 @@
 mod common;
 
 use boids::sim::{Flock, Param, Settings};
-use common::TestRng;
+use common::{clump_and_stragglers, TestRng};
 
 fn settings(world: f32, wrap: bool, k: usize, fov: f32, flat: bool) -> Settings {
     Settings {
@@ -238,19 +238,7 @@ fn a_tie_for_the_kth_place_goes_to_the_lower_index() {
 fn under_the_open_sky_the_k_nearest_match_brute_force() {
     let view = 30.0;
     for (seed, flat) in [(51, false), (52, true)] {
-        let mut rng = TestRng::new(seed);
-        let (mut p, mut v) = (Vec::new(), Vec::new());
-        for i in 0..500 {
-            let (low, high) = if i % 40 == 3 {
-                (0.0, 3.0 * view)
-            } else {
-                (1.6 * view, 2.1 * view)
-            };
-            let z = if flat { 0.0 } else { rng.range(low, high) };
-            p.extend([rng.range(low, high), rng.range(low, high), z]);
-            let vz = if flat { 0.0 } else { rng.range(-10.0, 10.0) };
-            v.extend([rng.range(-10.0, 10.0), rng.range(-10.0, 10.0), vz]);
-        }
+        let (p, v) = clump_and_stragglers(500, view, seed, flat, (1.6, 2.1), (40, 3));
         let settings = Settings {
             sky: true,
             ..settings(view, false, 7, 360.0, flat)

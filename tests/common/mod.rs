@@ -95,3 +95,30 @@ pub fn only(separation: f32, alignment: f32, cohesion: f32) -> Settings {
         ..Settings::walled()
     }
 }
+
+/// `n` boids for a sky three `view`s wide: most in the clump between `clump.0` and
+/// `clump.1` on every axis (off home), every `every`-th (from `first`) anywhere in the sky;
+/// headings at random. `flat` puts every z at 0.
+pub fn clump_and_stragglers(
+    n: usize,
+    view: f32,
+    seed: u64,
+    flat: bool,
+    clump: (f32, f32),
+    (every, first): (usize, usize),
+) -> (Vec<f32>, Vec<f32>) {
+    let mut rng = TestRng::new(seed);
+    let (mut p, mut v) = (Vec::new(), Vec::new());
+    for i in 0..n {
+        let (low, high) = if i % every == first {
+            (0.0, 3.0 * view)
+        } else {
+            (clump.0 * view, clump.1 * view)
+        };
+        let z = if flat { 0.0 } else { rng.range(low, high) };
+        p.extend([rng.range(low, high), rng.range(low, high), z]);
+        let vz = if flat { 0.0 } else { rng.range(-10.0, 10.0) };
+        v.extend([rng.range(-10.0, 10.0), rng.range(-10.0, 10.0), vz]);
+    }
+    (p, v)
+}
