@@ -203,7 +203,7 @@ function niceCeil(value) {
 }
 
 /** `key` for `n` in the language's plural form (`key_one`, `key_few`, `key_many`, `key_other`). */
-function plural(text, key, n, lang) {
+export function plural(text, key, n, lang) {
   const form = new Intl.PluralRules(lang).select(n);
   const found = text.ui(`${key}_${form}`);
   return found === `${key}_${form}` ? text.ui(`${key}_other`) : found;
