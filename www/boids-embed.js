@@ -9,8 +9,9 @@
 //   (`separationradius` or `separation-radius`); aliases `predator`, `mode="2d|3d"`, `species`;
 // - `preset`: a preset's name (`fishBall`), applied before the parameters beside it;
 // - `controls`: which sliders show ("all", "none", or names); `lang`: en, uk, pl or ru;
-//   `paused`; `readout`; `share` (a Copy link button); `explain` (the explanation, behind a
-//   "How it works" button); `open`: panel groups open at first ("hawks wind", "how");
+//   `paused`; `readout`; `share` (a Copy link button); `contrast="more|normal"` (the
+//   projector look, contrast.js; else the reader's `prefers-contrast`); `explain` (the
+//   explanation, behind a "How it works" button); `open`: panel groups open at first ("hawks wind", "how");
 //   `controls` may also name the tools `presets`, `obstacles` (click the scene to add one)
 //   and `pointer` (hold the pointer down to attract or repel the flock); "all" has them;
 // - read once: `layout="full"` (stage beside a panel, the full page), `url="read|sync"`
@@ -39,6 +40,7 @@ import { sceneMethods } from './scene.js';
 import { keyMethods } from './keys.js';
 import { contextMethods } from './gl-context.js';
 import { INSTRUMENT_OPTIONS, instrumentMethods } from './instruments.js';
+import { contrastMethods } from './contrast.js';
 
 /** Fixed simulation step, seconds: motion does not depend on the display's refresh rate. */
 const STEP = 1 / 60;
@@ -63,7 +65,7 @@ const reducedMotion = () => matchMedia('(prefers-reduced-motion: reduce)').match
 
 export class BoidsFlock extends HTMLElement {
   static get observedAttributes() {
-    return [...NAMES.attributes, ...OPTIONS, ...INSTRUMENT_OPTIONS, 'preset'];
+    return [...NAMES.attributes, ...OPTIONS, ...INSTRUMENT_OPTIONS, 'preset', 'contrast'];
   }
 
   /** The parameter table this element was built from (`Flock.params()`). */
@@ -140,6 +142,10 @@ export class BoidsFlock extends HTMLElement {
     if (name === 'preset') {
       // Set later, a preset applies like its button; taken away, the values stay.
       if (value != null && this.applyPresetSetting(value, `preset=${quote(value)}`)) this.changed();
+      return;
+    }
+    if (name === 'contrast') {
+      this.contrastOptionChanged();
       return;
     }
     if (INSTRUMENT_OPTIONS.includes(name)) {
@@ -437,7 +443,7 @@ export class BoidsFlock extends HTMLElement {
 
 // The element's other jobs, each in its own module: settings and the URL, the panel, the
 // scene's tools, the keyboard, the WebGL context.
-Object.assign(BoidsFlock.prototype, settingsMethods, panelMethods, sceneMethods, keyMethods, contextMethods);
+Object.assign(BoidsFlock.prototype, settingsMethods, panelMethods, sceneMethods, keyMethods, contextMethods, contrastMethods);
 // `selectedId` is a getter: copied as a property, not as its value.
 Object.defineProperties(BoidsFlock.prototype, Object.getOwnPropertyDescriptors(instrumentMethods));
 

@@ -6,6 +6,8 @@ const panel = {
   howItWorks: 'How it works',
   keys: 'Keys',
   keysTitle: 'Keyboard shortcuts',
+  contrast: 'High contrast',
+  contrastTitle: 'For a projector: a black sky, brighter boids, white text and bolder outlines (on by itself when your system asks for more contrast)',
   close: 'Close',
   groupHawks: 'Hawks',
   groupScene: 'Pointer and obstacles',

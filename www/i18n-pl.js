@@ -6,6 +6,8 @@ const panel = {
   howItWorks: 'Jak to działa',
   keys: 'Klawisze',
   keysTitle: 'Skróty klawiszowe',
+  contrast: 'Wysoki kontrast',
+  contrastTitle: 'Na projektor: czarne niebo, jaśniejsze boidy, biały tekst i grubsze obrysy (włącza się sam, gdy system prosi o większy kontrast)',
   close: 'Zamknij',
   groupHawks: 'Jastrzębie',
   groupScene: 'Wskaźnik i przeszkody',

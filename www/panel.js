@@ -97,6 +97,12 @@ export const panelMethods = {
     keys.setAttribute('aria-haspopup', 'dialog');
     if (!full) keys.setAttribute('aria-label', t('keysTitle'));
     keys.title = `${t('keysTitle')} (?)`;
+    // The projector look (contrast.js): the full page's toggle, pressed while it shows.
+    if (full) {
+      ui.contrast = button('bf-contrast-toggle', t('contrast'), () => this.toggleContrast());
+      ui.contrast.id = this.idFor('contrast');
+      ui.contrast.title = t('contrastTitle');
+    }
 
     const shareBox = share ? this.buildShare() : null;
     const { form, sync: syncSliders } = this.buildForm({ specs, features, full, touch });
@@ -135,6 +141,7 @@ export const panelMethods = {
       if (how) help.append(how);
       help.append(keys);
       if (shareBox) help.append(shareBox.copy);
+      help.append(ui.contrast);
       panel.append(buttons, help);
       if (shareBox) panel.append(shareBox.box);
       if (ui.presets) panel.append(ui.presets.element);
@@ -169,6 +176,7 @@ export const panelMethods = {
     this.showCover();
     this.showLegend();
     this.buildInstruments();
+    this.applyContrast();
     // For modules that put controls into a group (panelSlot): the panel is new, add them again.
     this.dispatchEvent(new CustomEvent('boids-flock:panel'));
   },

@@ -19,16 +19,21 @@ uniform vec2 u_speeds;     // speed: the slowest and fastest a boid flies (fract
 uniform vec3 u_ramp[3];    // speed and neighbours: low, middle, high
 uniform vec3 u_rules[4];   // rule: none, separation, alignment, cohesion
 uniform int u_selected;    // the selected boid's instance, or -1
+uniform float u_contrast;  // 1: the projector look (brighter, saturated, hardly fogged); 0: the usual
+
 
 out vec3 v_normal;
 out vec3 v_color;
 out float v_distance;
+flat out vec2 v_look;  // how much the fog fades a cone; 1 for the projector look's light
 
 const float TAU = 6.28318530718;
 
 // Hue wheel tuned for a dark background: no muddy or glaring corners.
+// The projector look: the full wheel, saturated (the sky behind it is black).
 vec3 hue(float t) {
-    return 0.58 + 0.42 * cos(TAU * (t + vec3(0.0, 0.33, 0.67)));
+    vec3 wave = cos(TAU * (t + vec3(0.0, 0.33, 0.67)));
+    return u_contrast > 0.5 ? 0.55 + 0.45 * sign(wave) * sqrt(abs(wave)) : 0.58 + 0.42 * wave;
 }
 
 vec3 ramp(float t) {
@@ -49,6 +54,7 @@ void main() {
     float kind = a_pos_kind.w;
     bool selected = gl_InstanceID == u_selected;
     float size = u_size * (kind > 1.5 ? 1.7 : kind > 0.5 ? 2.2 : selected ? 1.8 : 1.0);
+    size *= u_contrast > 0.5 ? 1.3 : 1.0;  // the projector look: cones 30 % larger
     vec3 world = a_pos_kind.xyz + turn * (a_vertex * size);
     gl_Position = u_view_proj * vec4(world, 1.0);
 
@@ -80,5 +86,6 @@ void main() {
     }
     // The selected boid: bright, and larger (above), whatever the mode.
     color = selected ? vec3(1.0, 0.97, 0.75) : color;
+    v_look = u_contrast > 0.5 ? vec2(0.25, 1.0) : vec2(0.78, 0.0);
     v_color = kind > 1.5 ? vec3(1.0, 0.82, 0.3) : kind > 0.5 ? vec3(0.95, 0.18, 0.14) : color;
 }

@@ -1,5 +1,5 @@
 //! What the instruments show, as the `View` keeps it between frames: the selected boid,
-//! whether the camera follows it, trails and the colour mode. Plain Rust (tested natively);
+//! whether the camera follows it, trails, the colour mode and the projector look. Plain Rust (tested natively);
 //! the renderer reads it each frame.
 
 use glam::Vec3;
@@ -17,6 +17,9 @@ pub struct Instruments {
     /// Draw every boid's trail (the selected boid's is drawn anyway).
     pub trails: bool,
     pub colour_by: ColourBy,
+    /// The projector look: bright, saturated cones that barely fade with distance, bolder
+    /// edges and a larger inspector overlay, for a dark sky on a washed-out screen.
+    pub contrast: bool,
 }
 
 impl Instruments {

@@ -87,6 +87,7 @@ uniforms! {
         colour_by,
         scale,
         selected,
+        contrast,
         rules,
         ramp,
         speeds,
@@ -357,6 +358,8 @@ impl Renderer {
                 gl.uniform_1_i32(c.colour_by.as_ref(), instruments.colour_by.index() as i32);
                 gl.uniform_1_f32(c.scale.as_ref(), ColourBy::neighbour_scale(flock));
                 gl.uniform_1_i32(c.selected.as_ref(), selected.map_or(-1, |i| i as i32));
+                let look = if instruments.contrast { 1.0 } else { 0.0 };
+                gl.uniform_1_f32(c.contrast.as_ref(), look);
                 gl.bind_vertex_array(Some(self.cone.vao));
                 // Rare growth: room for at least twice as many, so it is logarithmic.
                 self.instances.upload(gl, &self.staging);
@@ -406,13 +409,16 @@ impl Renderer {
                 // A flat world is a square: the cube squashed to its floor.
                 let height = if flat { 0.0 } else { world };
                 gl.uniform_3_f32(l.scale.as_ref(), world, height, world);
-                gl.uniform_4_f32(l.color.as_ref(), 0.62, 0.76, 1.0, 0.28);
+                // The projector look: edges that a washed-out screen still shows.
+                let alpha = if instruments.contrast { 0.75 } else { 0.28 };
+                gl.uniform_4_f32(l.color.as_ref(), 0.62, 0.76, 1.0, alpha);
                 gl.bind_vertex_array(Some(self.box_vao));
                 gl.draw_arrays(glow::LINES, 0, self.box_vertex_count);
             }
             if !self.path.is_empty() {
                 gl.uniform_3_f32(l.scale.as_ref(), 1.0, 1.0, 1.0);
-                gl.uniform_4_f32(l.color.as_ref(), 1.0, 0.8, 0.35, 0.45);
+                let alpha = if instruments.contrast { 0.9 } else { 0.45 };
+                gl.uniform_4_f32(l.color.as_ref(), 1.0, 0.8, 0.35, alpha);
                 gl.bind_vertex_array(Some(self.path_vao));
                 gl.draw_arrays(glow::LINE_LOOP, 0, (self.path.len() / 3) as i32);
             }
@@ -463,7 +469,8 @@ impl Renderer {
             eye: frame.eye,
             width: viewport.width.max(1) as f32,
             height: viewport.height.max(1) as f32,
-            pixel_ratio: viewport.pixel_ratio,
+            // The projector look: arrows and heads half as large again (sized in CSS pixels).
+            pixel_ratio: viewport.pixel_ratio * if instruments.contrast { 1.5 } else { 1.0 },
             flat: flock.is_flat(),
         };
         let links = overlay::links(&seen);

@@ -129,6 +129,22 @@ impl View {
         self.instruments.colour_by.name().into()
     }
 
+    /// The projector look (`true`): cones 30 % larger, brighter, more saturated and lit
+    /// nearly flat, hardly fading with distance, bolder edges and the inspector's arrows
+    /// half as large again, for a black sky on a washed-out projector; `false` (the default) for the usual look. The page's
+    /// high-contrast setting (`contrast="more"`) turns it on. Throws `TypeError` for a
+    /// non-boolean.
+    #[wasm_bindgen(js_name = setContrast)]
+    pub fn set_contrast(&mut self, on: &JsValue) -> Result<(), JsValue> {
+        self.instruments.contrast = boolean("View.setContrast", "on", on)?;
+        Ok(())
+    }
+
+    /// Whether the projector look is on (see `setContrast`).
+    pub fn contrast(&self) -> bool {
+        self.instruments.contrast
+    }
+
     /// The colours the view draws with, as CSS strings, for a legend: `{forces: [{name,
     /// colour}] (as `inspect().terms` names them, "total" first), links: [{name, colour}]
     /// ("heeded", "tooClose", "unseen"), rules: [{name, colour}] ("none", "separation",
