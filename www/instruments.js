@@ -16,10 +16,11 @@
 import { button, element } from './dom.js';
 import { isOn, parseNumber } from './settings.js';
 import { MetricsPlot, SERIES, describe } from './plot.js';
+import { Narrator, SAY_EVERY, boidGist, boidWords, sentences } from './narrator.js';
 
 export const INSTRUMENT_OPTIONS = ['inspect', 'trails', 'colour-by', 'color-by', 'time-scale', 'plot'];
 export const TIME_SCALE = { min: 0.05, max: 2, step: 0.05, default: 1 };
-/** How often the readout and the plot are redrawn, and the words said, ms. */
+/** How often the readout and the plot are redrawn, and the figures written, ms. */
 const READOUT_EVERY = 250;
 const WORDS_EVERY = 4000;
 const COLOUR_MODES = ['heading', 'species', 'speed', 'neighbours', 'rule'];
@@ -214,6 +215,7 @@ export const instrumentMethods = {
     const id = this.selected_ ?? null;
     this.dispatchEvent(new CustomEvent('boidselect', { detail: { id }, bubbles: true }));
     this.readoutAt = 0;
+    this.boidGist = null; // said at once
     this.showReadout();
     this.scheduleUrl?.();
   },
@@ -233,6 +235,10 @@ export const instrumentMethods = {
     const readout = element('div', 'bf-inspector');
     readout.id = ids('inspector');
     parts.readout = readout;
+    // The selected boid in words, for a screen reader (the readout above is its figures).
+    const boidSaid = element('p', 'bf-said-boid');
+    boidSaid.setAttribute('aria-live', 'polite');
+    parts.boidSaid = boidSaid;
 
     if (slot) {
       slot.replaceChildren();
@@ -291,12 +297,12 @@ export const instrumentMethods = {
       parts.time = time;
       parts.timeOut = timeOut;
 
-      slot.append(heading, hint, row, readout, look, timeRow);
+      slot.append(heading, hint, row, readout, boidSaid, look, timeRow);
 
       if (this.plotWanted) slot.append(this.buildPlot(parts));
     } else {
       readout.classList.add('bf-inspector-over');
-      this.ui.stage.append(readout);
+      this.ui.stage.append(readout, boidSaid);
       // A compact embed with `plot`: the plot goes below everything else.
       if (this.plotWanted) this.insertBefore(this.buildPlot(parts), this.ui.keysHelp?.dialog ?? null);
     }
@@ -321,15 +327,19 @@ export const instrumentMethods = {
       item.append(swatch, t(key));
       legend.append(item);
     }
+    // What the flock did, in sentences (narrator.js), said as it happens; the figures below
+    // stay where a reader can go to them (and M says them).
+    const said = element('p', 'bf-said');
+    said.setAttribute('aria-live', 'polite');
     const words = element('p', 'bf-words');
-    words.setAttribute('aria-live', 'polite');
     const csv = button('bf-csv', t('downloadCsv'), () => this.downloadCsv());
     csv.title = t('downloadCsvTitle');
-    figure.append(caption, canvas, legend, words, csv);
+    figure.append(caption, canvas, legend, said, words, csv);
     this.plot ??= new MetricsPlot(canvas, this.constructor.params);
     this.plot.canvas = canvas;
     this.plotDirty = true;
     parts.words = words;
+    parts.said = said;
     parts.plotCanvas = canvas;
     return figure;
   },
@@ -344,7 +354,13 @@ export const instrumentMethods = {
       // of slow motion).
       const steps = Math.max(0, this.steps - (this.plotSteps ?? this.steps));
       this.plotSteps = this.steps;
-      if (this.plot.sample(this.flock, time, { paused: this.paused, steps })) this.plotDirty = true;
+      if (this.plot.sample(this.flock, time, { paused: this.paused, steps })) {
+        this.plotDirty = true;
+        const { metrics, params } = this.plot.latest();
+        this.narrator ??= new Narrator();
+        const said = this.narrator.hear(metrics, params.predators, now);
+        if (said) this.say(sentences(said, this.text, this.lang_));
+      }
     }
     if (now - (this.readoutAt ?? 0) < READOUT_EVERY) return;
     this.readoutAt = now;
@@ -358,6 +374,35 @@ export const instrumentMethods = {
       const latest = this.plot?.latest();
       if (latest) this.ui.instruments.words.textContent = describe(latest.metrics, this.text, this.lang_);
     }
+  },
+
+  /** Says `words` in the flock's live region (`figures`: M asked for them). */
+  say(words) {
+    const said = this.ui?.instruments?.said;
+    if (said) said.textContent = words;
+  },
+
+  /** The flock's figures now, said (the M key); false without a plot to take them from. */
+  sayFigures() {
+    const latest = this.plot?.latest();
+    if (!latest || !this.ui?.instruments?.said) return false;
+    // The same words twice are said twice: a change of text is what a reader hears.
+    const words = describe(latest.metrics, this.text, this.lang_);
+    this.say(this.ui.instruments.said.textContent === words ? `${words}\u00a0` : words);
+    return true;
+  },
+
+  /** The selected boid in its live region: at once when chosen, then when its gist changes. */
+  sayBoid(seen, now = performance.now()) {
+    const box = this.ui?.instruments?.boidSaid;
+    if (!box) return;
+    const gist = seen ? boidGist(seen) : 'none';
+    if (gist === this.boidGist || (this.boidGist != null && now - (this.boidSaidAt ?? 0) < SAY_EVERY)) return;
+    const first = this.boidGist == null;
+    this.boidGist = gist;
+    this.boidSaidAt = now;
+    if (!seen && first && !box.textContent) return; // nothing was said: nothing to take back
+    box.textContent = seen ? boidWords(seen, this.text, this.lang_) : this.text.ui('inspectorNone');
   },
 
   /** The selected boid in numbers and words. */
@@ -377,8 +422,10 @@ export const instrumentMethods = {
         this.dispatchEvent(new CustomEvent('boidselect', { detail: { id: null }, bubbles: true }));
       }
       box.replaceChildren(element('p', 'bf-inspector-none', t('inspectorNone')));
+      this.sayBoid(null);
       return;
     }
+    this.sayBoid(seen);
     const number = new Intl.NumberFormat(this.lang_, { maximumFractionDigits: 1 });
     const colours = this.forceColours();
     const title = element('p', 'bf-inspector-title');

@@ -1,5 +1,6 @@
 // The keyboard: page shortcuts (Space pauses, R rebuilds, O/X add and remove an obstacle in
-// the middle of the view, A/D attract or repel toward it, ? opens the Keys help) that never
+// the middle of the view, A/D attract or repel toward it, N ] and Shift+N [ inspect the
+// next and previous boid, M says the flock's measures, ? opens the Keys help) that never
 // take a key a focused control needs (Space and Enter tick a checkbox, choose a radio, press
 // a button or open a group), and the Keys help dialog. The camera's keys (arrows, + −, F, 0)
 // belong to the canvas (camera-input.js). Methods mixed into BoidsFlock; `this` is the element.
@@ -66,6 +67,8 @@ export const keyMethods = {
     const key = event.key;
     const code = event.code;
     const is = (letter) => code === `Key${letter}` || key.toLowerCase() === letter.toLowerCase();
+    // [ and ] by where they are (another layout types other letters there) or what they type.
+    const bracket = code === 'BracketLeft' || key === '[' ? -1 : code === 'BracketRight' || key === ']' ? 1 : 0;
     if (code === 'Space' || key === ' ') {
       if (pressable) return; // Space presses, ticks or opens it
       event.preventDefault();
@@ -82,10 +85,13 @@ export const keyMethods = {
       if (this.removeLastObstacle()) event.preventDefault();
     } else if (is('A') || is('D')) {
       if (this.toggleKeyPointer(is('A') ? 'attract' : 'repel')) event.preventDefault();
-    } else if (is('N')) {
-      // Next boid to inspect (Shift: previous), the nearest the flock's centre first.
+    } else if (is('N') || bracket) {
+      // Next boid to inspect (Shift+N or [: previous), the nearest the flock's centre first.
       event.preventDefault();
-      this.selectNext(event.shiftKey ? -1 : 1);
+      this.selectNext(bracket || (event.shiftKey ? -1 : 1));
+    } else if (is('M')) {
+      // The flock's measures, said now (the words otherwise tell only what changed).
+      if (this.sayFigures()) event.preventDefault();
     } else if (key === 'Escape') {
       if (this.keyPointer) {
         event.preventDefault();

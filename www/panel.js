@@ -77,6 +77,7 @@ export const panelMethods = {
     const canvasLabel = [t('canvas')];
     if (features.has('obstacles')) canvasLabel.push(t(touch ? 'canvasObstaclesTouch' : 'canvasObstacles'));
     if (features.has('pointer')) canvasLabel.push(t(touch ? 'canvasPointerTouch' : 'canvasPointer'));
+    canvasLabel.push(t('canvasInspect'));
     this.canvas.setAttribute('aria-label', canvasLabel.join(' '));
     this.canvas.classList.toggle('bf-pointing', features.has('pointer') && this.pointerMode !== 'off');
 

@@ -2,8 +2,8 @@
 // and the readout names it; N / Shift+N / Esc select and release without a pointer; the
 // plot moves while the flock runs (and goes on after a script's own survey) and freezes when
 // paused; the CSV has a header and rows;
-// colour-by, trails and the time scale work from the panel and from attributes; the words
-// for screen readers say how many boids; a shared link carries the instruments' settings.
+// colour-by, trails and the time scale work from the panel and from attributes; the figures
+// in words say how many boids; a shared link carries the instruments' settings.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -130,7 +130,10 @@ test('the plot moves while the flock runs and freezes when paused; the CSV has a
   assert.equal(d.samples, c.samples, 'no samples while paused');
   assert.equal(d.pixels, c.pixels, 'the plot stays still while paused');
   await page.waitForFunction(() => /1,500 boids/.test(document.querySelector('boids-flock .bf-words').textContent), null, { timeout: 10_000 });
-  assert.equal(await page.locator('boids-flock .bf-words').getAttribute('aria-live'), 'polite');
+  // The figures are there to go to, not said as they change: what the flock did is
+  // (narrator.js, tests/browser/narrator-page.test.mjs).
+  assert.equal(await page.locator('boids-flock .bf-words').getAttribute('aria-live'), null);
+  assert.equal(await page.locator('boids-flock .bf-said').getAttribute('aria-live'), 'polite');
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.locator('boids-flock .bf-csv').click()]);
   const csv = readFileSync(await download.path(), 'utf8').trim().split('\n');
