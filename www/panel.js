@@ -98,11 +98,14 @@ export const panelMethods = {
     keys.setAttribute('aria-haspopup', 'dialog');
     if (!full) keys.setAttribute('aria-label', t('keysTitle'));
     keys.title = `${t('keysTitle')} (?)`;
-    // The projector look (contrast.js): the full page's toggle, pressed while it shows.
+    // The projector look (contrast.js): the full page's toggle, pressed while it shows; a
+    // half-filled circle after Pause, Step and Rebuild (no row of its own: the first screen
+    // keeps its sliders), named in words for screen readers.
     if (full) {
-      ui.contrast = button('bf-contrast-toggle', t('contrast'), () => this.toggleContrast());
+      ui.contrast = button('bf-contrast-toggle', '◐', () => this.toggleContrast());
       ui.contrast.id = this.idFor('contrast');
-      ui.contrast.title = t('contrastTitle');
+      ui.contrast.setAttribute('aria-label', t('contrast'));
+      ui.contrast.title = `${t('contrast')}: ${t('contrastTitle')}`;
     }
 
     const shareBox = share ? this.buildShare() : null;
@@ -137,12 +140,11 @@ export const panelMethods = {
       step.id = this.idFor('step');
       step.title = t('stepTitle');
       const buttons = element('div', 'bf-buttons');
-      buttons.append(pause, step, rebuild);
+      buttons.append(pause, step, rebuild, ui.contrast);
       const help = element('div', 'bf-helpbar');
       if (how) help.append(how);
       help.append(keys);
       if (shareBox) help.append(shareBox.copy);
-      help.append(ui.contrast);
       panel.append(buttons, help);
       if (shareBox) panel.append(shareBox.box);
       if (ui.presets) panel.append(ui.presets.element);
