@@ -1,4 +1,4 @@
-//! The README's parameter table is generated from the one table in `src/sim/params.rs`.
+//! docs/parameters.md's parameter table is generated from the one table in `src/sim/params.rs`.
 //! `BOIDS_BLESS=1 cargo test --test docs` rewrites it after the table changed.
 
 use boids::sim::{Kind, PARAMS};
@@ -43,27 +43,27 @@ fn parameter_table() -> String {
 
 #[test]
 fn readme_parameter_table_follows_the_code() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
-    let readme = std::fs::read_to_string(path).expect("README.md");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/parameters.md");
+    let readme = std::fs::read_to_string(path).expect("docs/parameters.md");
     let start = readme
         .find(START)
-        .expect("README has the params:start marker")
+        .expect("docs/parameters.md has the params:start marker")
         + START.len();
-    let end = readme.find(END).expect("README has the params:end marker");
+    let end = readme.find(END).expect("docs/parameters.md has the params:end marker");
     let expected = format!("\n{}", parameter_table());
     if std::env::var_os("BOIDS_BLESS").is_some() {
         // Rewriting is for a person at a checkout; in CI it would pass any table.
         assert!(
             std::env::var_os("CI").is_none(),
-            "BOIDS_BLESS rewrites README.md: not under CI"
+            "BOIDS_BLESS rewrites docs/parameters.md: not under CI"
         );
         let updated = format!("{}{}{}", &readme[..start], expected, &readme[end..]);
-        std::fs::write(path, updated).expect("rewrite README.md");
+        std::fs::write(path, updated).expect("rewrite docs/parameters.md");
         return;
     }
     assert_eq!(
         &readme[start..end],
         expected,
-        "README's parameter table is stale: run `BOIDS_BLESS=1 cargo test --test docs`"
+        "docs/parameters.md's parameter table is stale: run `BOIDS_BLESS=1 cargo test --test docs`"
     );
 }
