@@ -49,7 +49,9 @@ fn readme_parameter_table_follows_the_code() {
         .find(START)
         .expect("docs/parameters.md has the params:start marker")
         + START.len();
-    let end = readme.find(END).expect("docs/parameters.md has the params:end marker");
+    let end = readme
+        .find(END)
+        .expect("docs/parameters.md has the params:end marker");
     let expected = format!("\n{}", parameter_table());
     if std::env::var_os("BOIDS_BLESS").is_some() {
         // Rewriting is for a person at a checkout; in CI it would pass any table.
