@@ -58,7 +58,7 @@ const WASM_LIMIT = 150 * KB;
 // 207 KB from the open sky's second round (the default world; cells around the flock, the
 // arena for hawks and leaders, the view's words in four languages): 206.2 KB. The explanation
 // on demand is still the saving to make before the next raise.
-const PAGE_LIMIT = 225 * KB;
+const PAGE_LIMIT = 227 * KB;
 const DIST_LIMIT = 300 * KB;
 /** The relaxed-SIMD build's patch: a few KB while the two builds differ only in the scan. */
 const PATCH_LIMIT = 20 * KB;
