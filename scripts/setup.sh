@@ -8,13 +8,16 @@
 # What it ensures:
 #   - rustup target wasm32-unknown-unknown, components rustfmt + clippy
 #   - Debian chromium + chromium-driver (apt-get; needs root or sudo)
+#   - Debian firefox-esr, webkit2gtk-driver (WebKitWebDriver and WebKitGTK's MiniBrowser) and
+#     xvfb: the tests in tests/engines/ (both engines draw WebGL2 only with an X display)
 #   - npm packages from package-lock.json (playwright-core, binaryen's wasm-opt 132, pngjs,
-#     axe-core for the accessibility audit)
+#     axe-core for the accessibility audit, puppeteer-core for Firefox over WebDriver BiDi,
+#     selenium-webdriver for WebKitWebDriver)
 #   - wasm-bindgen-cli at the exact wasm-bindgen version in Cargo.lock
 #   - trunk 0.21.14 (0.22 needs a newer rustc)
 #   - every crate in Cargo.lock downloaded (so trunk/cargo can run --offline)
 #   - the CI workflow's linters from PyPI (zizmor, check-jsonschema) in .tools/lint, a venv
-# Never downloads a browser through playwright, never uses Debian's binaryen (its wasm-opt
+# Never downloads a browser (nor a driver) through playwright, puppeteer or selenium, never uses Debian's binaryen (its wasm-opt
 # 108 corrupts wasm-bindgen output).
 
 _boids_setup() {
@@ -32,6 +35,8 @@ _boids_setup() {
 
     export PATH="$root/node_modules/.bin:$cargo_bin:$PATH"
     export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+    # puppeteer-core has no download of its own; these keep it so should a dependency ask.
+    export PUPPETEER_SKIP_DOWNLOAD=1 PUPPETEER_SKIP_CHROME_DOWNLOAD=1
     export DEBIAN_FRONTEND=noninteractive
 
     if ! command -v cargo >/dev/null || ! command -v rustup >/dev/null; then
@@ -55,23 +60,42 @@ _boids_setup() {
         fi
     done
 
-    # --- Chromium + chromedriver (Debian) -------------------------------------------------
-    step "chromium + chromedriver (Debian packages)"
-    if [[ -x /usr/bin/chromium && -x /usr/bin/chromedriver ]]; then
-        skip "$(/usr/bin/chromium --version 2>/dev/null || echo chromium) already installed"
+    # --- Debian browsers: Chromium + chromedriver; Firefox, WebKitGTK and Xvfb ------------
+    # One apt-get for whatever is missing. tests/engines/ run Firefox ESR (over WebDriver
+    # BiDi) and WebKitGTK's MiniBrowser (through WebKitWebDriver) under xvfb-run.
+    local minibrowser=/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser
+    local wanted=() package binary
+    for package in chromium:/usr/bin/chromium chromium-driver:/usr/bin/chromedriver \
+        firefox-esr:/usr/bin/firefox-esr webkit2gtk-driver:/usr/bin/WebKitWebDriver \
+        libwebkit2gtk-4.1-0:"$minibrowser" xvfb:/usr/bin/xvfb-run xauth:/usr/bin/xauth; do
+        binary="${package#*:}"
+        package="${package%%:*}"
+        [[ -x $binary ]] || wanted+=("$package")
+    done
+    # Ubuntu (GitHub's runners) has no firefox-esr package but ships Mozilla's Firefox at
+    # /usr/bin/firefox: the engine tests take it (FIREFOX, tests/engines/engines-helpers.mjs).
+    if [[ ! -x /usr/bin/firefox-esr && -x /usr/bin/firefox ]]; then
+        export FIREFOX="${FIREFOX:-/usr/bin/firefox}"
+        local kept=()
+        for package in "${wanted[@]}"; do [[ $package == firefox-esr ]] || kept+=("$package"); done
+        wanted=("${kept[@]}")
+    fi
+    step "Debian browsers: chromium + chromedriver, firefox-esr, webkit2gtk-driver, xvfb"
+    if ((${#wanted[@]} == 0)); then
+        skip "$(/usr/bin/chromium --version 2>/dev/null || echo chromium), $(/usr/bin/firefox-esr --version 2>/dev/null || echo firefox-esr), WebKitWebDriver, xvfb-run already installed"
     else
         local sudo=""
         if [[ $(id -u) -ne 0 ]]; then
-            command -v sudo >/dev/null || { echo "error: need root or sudo to apt-get install chromium" >&2; return 1; }
+            command -v sudo >/dev/null || { echo "error: need root or sudo to apt-get install ${wanted[*]}" >&2; return 1; }
             sudo="sudo -E"
         fi
         # Wait (up to 10 min) instead of failing when another apt/dpkg holds the lock.
         $sudo apt-get -o DPkg::Lock::Timeout=600 update
-        $sudo apt-get -o DPkg::Lock::Timeout=600 install -y chromium chromium-driver
+        $sudo apt-get -o DPkg::Lock::Timeout=600 install -y "${wanted[@]}"
     fi
 
     # --- npm packages ------------------------------------------------------------------------
-    step "npm packages (playwright-core, binaryen wasm-opt, pngjs, axe-core)"
+    step "npm packages (playwright-core, binaryen wasm-opt, pngjs, axe-core, puppeteer-core, selenium-webdriver)"
     command -v npm >/dev/null || { echo "error: npm not found; install node 20+ and npm" >&2; return 1; }
     local lock_hash stamp="node_modules/.boids-lock-hash"
     lock_hash="$(sha256sum package.json package-lock.json | sha256sum | cut -d' ' -f1)"

@@ -4,8 +4,9 @@
 #   builds: SIMD128 and relaxed SIMD),
 #   trunk release build (with the relaxed-SIMD patch and the experiment worker's module),
 #   browser tests of dist/ (playwright-core + Debian chromium), among
-#   them the npm package's (scripts/package.sh) and the iframe bridge's; and the CI workflow's
-#   lint (scripts/lint-workflows.sh).
+#   them the npm package's (scripts/package.sh) and the iframe bridge's; the same page, embeds,
+#   iframe, lessons and instruments in Firefox ESR and WebKitGTK (tests/engines/, under
+#   xvfb-run); and the CI workflow's lint (scripts/lint-workflows.sh).
 # Installs missing tools first (scripts/setup.sh).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -64,5 +65,10 @@ trunk build --release --offline
 
 step "browser tests of dist/ (node --test tests/browser/)"
 node --test --test-concurrency=1 tests/browser/
+
+step "Firefox and WebKit: the page, embeds, the iframe, lessons, instruments (tests/engines/, under xvfb-run)"
+# Both engines draw WebGL2 only with an X display (headless Firefox refuses WebGL2, and
+# WebKitGTK's MiniBrowser does not start): Xvfb gives them one. One engine at a time.
+xvfb-run -a -s "-screen 0 1600x1000x24" node --test --test-concurrency=1 tests/engines/
 
 step "all tests passed in $((SECONDS - start)) s"

@@ -1,0 +1,5 @@
+// Firefox (Debian's firefox-esr, over WebDriver BiDi): the checks of engine-checks.mjs. Firefox
+// validates every relaxed-SIMD instruction the relaxed build uses (since 145), so it runs that build.
+import { engineChecks } from './engine-checks.mjs';
+
+engineChecks('firefox', { build: 'relaxed-simd' });
