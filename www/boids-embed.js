@@ -41,6 +41,8 @@ import { keyMethods } from './keys.js';
 import { contextMethods } from './gl-context.js';
 import { INSTRUMENT_OPTIONS, instrumentMethods } from './instruments.js';
 import { contrastMethods } from './contrast.js';
+import { LOCK_OPTIONS, lockMethods } from './locks.js';
+import { SETTERS, eventMethods } from './events.js';
 
 /** Fixed simulation step, seconds: motion does not depend on the display's refresh rate. */
 const STEP = 1 / 60;
@@ -65,7 +67,7 @@ const reducedMotion = () => matchMedia('(prefers-reduced-motion: reduce)').match
 
 export class BoidsFlock extends HTMLElement {
   static get observedAttributes() {
-    return [...NAMES.attributes, ...OPTIONS, ...INSTRUMENT_OPTIONS, 'preset', 'contrast'];
+    return [...NAMES.attributes, ...OPTIONS, ...INSTRUMENT_OPTIONS, ...LOCK_OPTIONS, 'preset', 'contrast'];
   }
 
   /** The parameter table this element was built from (`Flock.params()`). */
@@ -141,7 +143,15 @@ export class BoidsFlock extends HTMLElement {
     }
     if (name === 'preset') {
       // Set later, a preset applies like its button; taken away, the values stay.
-      if (value != null && this.applyPresetSetting(value, `preset=${quote(value)}`)) this.changed();
+      const preset = value == null ? null : this.applyPresetSetting(value, `preset=${quote(value)}`);
+      if (preset) {
+        this.emit('boids-preset', { name: preset.name, source: 'api' });
+        this.changed();
+      }
+      return;
+    }
+    if (LOCK_OPTIONS.includes(name)) {
+      this.locksChanged();
       return;
     }
     if (name === 'contrast') {
@@ -197,6 +207,7 @@ export class BoidsFlock extends HTMLElement {
     this.coverReason = null;
     this.message = null;
     this.chooseLang();
+    this.readLocks(); // before the flock: createFlock brings its values into the ranges
     if (this.isPage && !this.pageHooks) this.catchPageErrors();
 
     this.canvas = this.makeCanvas();
@@ -217,7 +228,10 @@ export class BoidsFlock extends HTMLElement {
         error = thrown;
       }
     }
-    if (this.flock) this.readInstrumentOptions();
+    if (this.flock) {
+      this.rememberValues(); // the start is no change: events tell what comes after it
+      this.readInstrumentOptions();
+    }
     this.buildUi();
     if (error) {
       this.fail(error);
@@ -274,9 +288,10 @@ export class BoidsFlock extends HTMLElement {
   /**
    * `object` (this instance's Flock or View) as a Proxy whose every method call that traps
    * the wasm module fails this instance first: the trap may come from a slider, a key, a
-   * lesson's script or the frame loop, and it is this flock that shows it.
+   * lesson's script or the frame loop, and it is this flock that shows it. With `setters`
+   * (the Flock's), a call of a parameter's setter also has its change told (events.js).
    */
-  watch(object) {
+  watch(object, setters = false) {
     const guarded = new Map(); // method → its guarded form (the same function each time)
     return new Proxy(object, {
       get: (target, key) => {
@@ -285,7 +300,9 @@ export class BoidsFlock extends HTMLElement {
         if (!guarded.has(value)) {
           guarded.set(value, (...args) => {
             try {
-              return value.apply(target, args);
+              const result = value.apply(target, args);
+              if (setters && SETTERS.has(key)) this.flockTouched();
+              return result;
             } catch (error) {
               if (isTrap(error)) this.fail(error);
               throw error;
@@ -442,8 +459,18 @@ export class BoidsFlock extends HTMLElement {
 }
 
 // The element's other jobs, each in its own module: settings and the URL, the panel, the
-// scene's tools, the keyboard, the WebGL context.
-Object.assign(BoidsFlock.prototype, settingsMethods, panelMethods, sceneMethods, keyMethods, contextMethods, contrastMethods);
+// scene's tools, the keyboard, the WebGL context, the projector look, locks and ranges, events.
+Object.assign(
+  BoidsFlock.prototype,
+  settingsMethods,
+  panelMethods,
+  sceneMethods,
+  keyMethods,
+  contextMethods,
+  contrastMethods,
+  lockMethods,
+  eventMethods,
+);
 // `selectedId` is a getter: copied as a property, not as its value.
 Object.defineProperties(BoidsFlock.prototype, Object.getOwnPropertyDescriptors(instrumentMethods));
 

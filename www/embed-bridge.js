@@ -8,8 +8,14 @@
 // from the parent window; without `origins` nothing is heard at all. Every value goes through
 // the very parsing an attribute goes through (settings.js) and then the element's attribute,
 // so a message can do nothing an attribute cannot; junk is refused with a `boids:error` reply
-// and changes nothing. This module talks to the element's public API only (attributes,
-// `.flock`, `.paused`, `.step()`, `.rebuild()`). The protocol: docs/embedding.md.
+// and changes nothing, and so is a value the lesson locked (`?locked=`, locks.js). What
+// happens in the flock (the element's events, events.js) goes to the same origins as
+// `boids:event`, shaped for a platform to record as xAPI statements. This module talks to the
+// element's public API only (attributes, `.flock`, `.paused`, `.step()`, `.rebuild()`,
+// `.isLocked()`, `.rangeOf()`, its events). The protocol: docs/embedding.md.
+//
+// Apart from the bridge, and with or without `origins`, the iframe tells its parent the
+// height its content wants (`lti.frameResize`, the message Canvas and other platforms honour).
 
 import { BoidsFlock } from './boids-embed.js';
 import { paramNames } from './settings.js';
@@ -22,6 +28,10 @@ const METRICS_EVERY = { min: 0.25, max: 60, default: 1 };
 const MAX_TEXT = 64;
 /** Largest boid id (ids are u32). */
 const MAX_ID = 0xffffffff;
+/** A parameter's change is posted once it has been still this long, ms: a slider dragged is one event. */
+const CHANGE_QUIET = 500;
+/** The height is measured this long after the content last changed size, ms. */
+const RESIZE_DELAY = 100;
 
 const warn = (message) => console.warn(`boids embed: ${message}`);
 
@@ -80,7 +90,33 @@ export class Bridge {
     window.addEventListener('message', this.onMessage);
     // A student picks a boid (a click on its cone, N, Esc): the parent hears which.
     element.addEventListener('boidselect', (event) => this.tell({ type: 'boids:selected', id: event.detail?.id ?? null }));
+    // Everything the element tells (events.js), as `boids:event`s for a platform to record.
+    this.pending = new Map();
+    element.addEventListener('boids-change', ({ detail }) => this.changed(detail));
+    element.addEventListener('boids-preset', ({ detail }) => this.event('applied', { type: 'preset', id: detail.name }, null, detail.source));
+    element.addEventListener('boids-select', ({ detail }) => this.event('selected', { type: 'boid', id: detail.id }));
+    element.addEventListener('boids-experiment', ({ detail }) => this.event('completed', { type: 'experiment', id: detail.param }, { completion: true, ...detail }));
     this.announce();
+  }
+
+  /** A `boids:event` to the allowed origins: [verb, object, result] as an xAPI statement has them. */
+  event(verb, object, result = null, source = undefined, time = new Date()) {
+    this.tell({ type: 'boids:event', verb, object, result, ...(source ? { source } : {}), time: time.toISOString() });
+  }
+
+  /**
+   * A parameter's change, posted when it has been still for CHANGE_QUIET: a dragged slider
+   * fires a change for every step it passes, and a platform wants one record, where it stopped.
+   */
+  changed({ name, value, source }) {
+    const key = `${source} ${name}`;
+    const time = new Date();
+    clearTimeout(this.pending.get(key));
+    const post = () => {
+      this.pending.delete(key);
+      this.event('changed', { type: 'parameter', id: name }, { value }, source, time);
+    };
+    this.pending.set(key, setTimeout(post, CHANGE_QUIET));
   }
 
   /** `boids:ready` to the parent, once for each allowed origin (the browser drops the others). */
@@ -190,13 +226,21 @@ export class Bridge {
         problems.push(found?.missing ? `${name}: this build has no "${found.missing}" parameter` : `${describe(name)} is not a parameter`);
         continue;
       }
-      const text = attributeText(value);
-      if (text === undefined || found.parse(text) === undefined) {
-        const { spec } = found;
+      const { spec } = found;
+      if (this.element.isLocked(spec.name)) {
+        problems.push(`${name} is locked in this lesson (?locked=)`);
+        continue;
+      }
+      let text = attributeText(value);
+      const parsed = text === undefined ? undefined : found.parse(text);
+      if (parsed === undefined) {
         const expected = spec.kind === 'toggle' ? 'on/off, 1/0 or true/false' : `a number from ${spec.min} to ${spec.max}`;
         problems.push(`${name}: ${describe(value)} is not a valid ${spec.name} (${expected})`);
         continue;
       }
+      // Within the lesson's range (`?ranges=`), as its slider is.
+      const { min, max } = this.element.rangeOf(spec.name);
+      if (spec.kind !== 'toggle' && (parsed < min || parsed > max)) text = String(Math.min(max, Math.max(min, parsed)));
       checked.push([name, text]);
     }
     if (problems.length) throw new Refused(`boids:set refused, nothing changed: ${problems.join('; ')}`);
@@ -241,14 +285,68 @@ export class Bridge {
   }
 }
 
-/** Starts the bridge for embed.html's element when the page is framed and `?origins=` is given. */
+/**
+ * The height embed.html's content wants at its width, in CSS px: the stage at its own 16:10,
+ * the panel unscrolled, and what else the page holds. It does not depend on the iframe's
+ * height, so a platform that sets the iframe to it measures the same height again: no loop.
+ * (With many controls the element still keeps 60 % for the stage, boids-flock.css, and the
+ * panel scrolls a little.)
+ */
+export function wantedHeight(element) {
+  const stage = element.ui?.stage;
+  if (!stage?.isConnected) return 0;
+  const panel = element.querySelector(':scope > .bf-panel');
+  const rest = element.offsetHeight - stage.offsetHeight + (panel ? panel.scrollHeight - panel.clientHeight : 0);
+  const around = document.documentElement.clientHeight - element.offsetHeight;
+  return Math.ceil(Math.max((element.clientWidth * 10) / 16, 128) + rest + around);
+}
+
+/**
+ * `lti.frameResize` to the parent whenever the wanted height changes (a group opened, the
+ * language, the iframe's width): Canvas sizes the iframe to it, and so do Sakai and Moodle's
+ * LTI plugins. Posted to any origin ("*"), unlike the bridge's messages: it carries one number
+ * that says nothing of the student, and a teacher pasting an iframe seldom knows the
+ * platform's origin. As a JSON string: the form every handler reads (older ones only
+ * JSON.parse the data; Canvas today takes a string or an object).
+ */
+export function reportHeight(element, target = window.parent) {
+  let last = 0;
+  let timer = 0;
+  const measure = () => {
+    timer = 0;
+    const height = wantedHeight(element);
+    if (height <= 0 || height === last) return;
+    last = height;
+    target.postMessage(JSON.stringify({ subject: 'lti.frameResize', height }), '*');
+  };
+  const schedule = () => {
+    clearTimeout(timer);
+    timer = setTimeout(measure, RESIZE_DELAY);
+  };
+  // The element's box, and what its panel holds (a group opened grows the form, not the panel's box).
+  const observer = new ResizeObserver(schedule);
+  const watch = () => {
+    observer.disconnect();
+    observer.observe(element);
+    for (const part of element.querySelectorAll(':scope > .bf-panel > *')) observer.observe(part);
+    schedule();
+  };
+  element.addEventListener('boids-flock:panel', watch); // a new panel: new parts to watch
+  watch();
+}
+
+/**
+ * In an iframe: the height for the platform, always; the bridge when `?origins=` is given
+ * (without it the iframe listens, and tells what happens, to nobody).
+ */
 async function main() {
   if (window.parent === window) return; // not in an iframe: nobody to talk to
   const origins = allowedOrigins();
-  if (origins.size === 0) return; // the iframe listens to nobody unless told whom
   await customElements.whenDefined('boids-flock');
   const element = document.querySelector('boids-flock');
-  if (element) new Bridge(element, origins);
+  if (!element) return;
+  reportHeight(element);
+  if (origins.size > 0) new Bridge(element, origins);
 }
 
 main();

@@ -548,6 +548,7 @@ async function start(host) {
     state.progress = { fraction: 1, secondsLeft: 0 };
     if (spec.slice) state.code = await resultCode(result);
     say(host, t('expDone').replace('{n}', String(result.rows.length)));
+    host.emit?.('boids-experiment', experimentDetail(result));
   } catch (error) {
     if (state.running !== controller) return;
     if (error?.name === 'AbortError') say(host, t('expStopped'));
@@ -556,6 +557,22 @@ async function start(host) {
     if (state.running === controller) state.running = null;
     update(host);
   }
+}
+
+/**
+ * A finished run as `boids-experiment` tells it (events.js): what was swept, how, and for
+ * each measure the curves of the phase plot (the mean over the seeds at each value, and its
+ * spread), up and, for an up-down sweep, down.
+ */
+function experimentDetail(result) {
+  const { param, values, direction, seeds, count, settle, measure, slice } = result.spec;
+  const summary = {};
+  for (const [key] of MEASURES) {
+    const { up, down } = seriesFromRows(result.rows, key);
+    const curve = (points) => points.map(({ value, mean, sd, seeds: n }) => ({ value, mean, sd, seeds: n }));
+    summary[key] = { up: curve(up), down: curve(down) };
+  }
+  return { param, values, direction, seeds, count, settle, measure, slice: slice ?? null, fingerprint: result.fingerprint, rows: result.rows.length, summary };
 }
 
 function shareWithClass(host) {

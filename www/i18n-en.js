@@ -8,6 +8,10 @@ const panel = {
   keysTitle: 'Keyboard shortcuts',
   contrast: 'High contrast',
   contrastTitle: 'For a projector: a black sky, brighter boids, white text and bolder outlines (on by itself when your system asks for more contrast)',
+  // A control a lesson locked (locks.js): its name says so, the padlock's tooltip why.
+  locked: 'locked',
+  lockedTitle: 'Locked for this lesson',
+  presetsLocked: 'Locked settings keep their values.',
   close: 'Close',
   groupHawks: 'Hawks',
   groupScene: 'Pointer and obstacles',

@@ -8,6 +8,10 @@ const panel = {
   keysTitle: 'Skróty klawiszowe',
   contrast: 'Wysoki kontrast',
   contrastTitle: 'Na projektor: czarne niebo, jaśniejsze boidy, biały tekst i grubsze obrysy (włącza się sam, gdy system prosi o większy kontrast)',
+  // A control a lesson locked (locks.js): its name says so, the padlock's tooltip why.
+  locked: 'zablokowane',
+  lockedTitle: 'Zablokowane na tę lekcję',
+  presetsLocked: 'Zablokowane ustawienia zachowują swoje wartości.',
   close: 'Zamknij',
   groupHawks: 'Jastrzębie',
   groupScene: 'Wskaźnik i przeszkody',

@@ -8,6 +8,10 @@ const panel = {
   keysTitle: 'Сочетания клавиш',
   contrast: 'Высокий контраст',
   contrastTitle: 'Для проектора: чёрное небо, яркие боиды, белый текст и толстые контуры (включается сам, когда система просит больше контраста)',
+  // A control a lesson locked (locks.js): its name says so, the padlock's tooltip why.
+  locked: 'заблокировано',
+  lockedTitle: 'Заблокировано для этого урока',
+  presetsLocked: 'Заблокированные параметры сохраняют свои значения.',
   close: 'Закрыть',
   groupHawks: 'Ястребы',
   groupScene: 'Указатель и препятствия',

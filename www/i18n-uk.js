@@ -8,6 +8,10 @@ const panel = {
   keysTitle: 'Клавіатурні скорочення',
   contrast: 'Висока контрастність',
   contrastTitle: 'Для проєктора: чорне небо, яскравіші боїди, білий текст і товщі контури (вмикається сам, коли система просить більшої контрастності)',
+  // A control a lesson locked (locks.js): its name says so, the padlock's tooltip why.
+  locked: 'заблоковано',
+  lockedTitle: 'Заблоковано для цього уроку',
+  presetsLocked: 'Заблоковані параметри зберігають свої значення.',
   close: 'Закрити',
   groupHawks: 'Яструби',
   groupScene: 'Вказівник і перешкоди',

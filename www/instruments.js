@@ -211,9 +211,14 @@ export const instrumentMethods = {
     if (this.selected_ != null) query.set('inspect', String(this.selected_));
   },
 
-  selectionChanged() {
-    const id = this.selected_ ?? null;
+  /** `boidselect` (kept for the pages that listen to it) and `boids-select` (events.js). */
+  announceSelection(id) {
     this.dispatchEvent(new CustomEvent('boidselect', { detail: { id }, bubbles: true }));
+    this.emit('boids-select', { id });
+  },
+
+  selectionChanged() {
+    this.announceSelection(this.selected_ ?? null);
     this.readoutAt = 0;
     this.boidGist = null; // said at once
     this.showReadout();
@@ -419,7 +424,7 @@ export const instrumentMethods = {
         // The boid is gone (a smaller count, a rebuild): let go of it.
         this.selected_ = null;
         this.view?.select(this.flock, null);
-        this.dispatchEvent(new CustomEvent('boidselect', { detail: { id: null }, bubbles: true }));
+        this.announceSelection(null);
       }
       box.replaceChildren(element('p', 'bf-inspector-none', t('inspectorNone')));
       this.sayBoid(null);

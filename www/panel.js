@@ -43,6 +43,12 @@ const GROUPS = [
 const FLAT_LIMIT = 6;
 
 export const panelMethods = {
+  /** A student moved a control: kept within the lesson's ranges, and told as the user's (events.js). */
+  byUser() {
+    this.clampToRanges();
+    this.noteChanges('user');
+  },
+
   /** Element ids: the page's instance keeps the fixed ids of the page contract. */
   idFor(name) {
     return this.isPage ? name : `${this.uid}-${name}`;
@@ -63,7 +69,9 @@ export const panelMethods = {
     const t = this.text.ui;
     const full = this.layout === 'full';
     const touch = isTouch();
-    const { specs, features } = this.chosenControls(full);
+    const chosen = this.chosenControls(full);
+    const features = chosen.features;
+    const specs = chosen.specs.map((spec) => this.narrowed(spec)); // a lesson's `ranges` (locks.js)
     this.features = features;
     const readout = this.option('readout') != null ? isOn(this.option('readout')) : full;
     const share = this.option('share') != null ? isOn(this.option('share')) : full;
@@ -180,6 +188,7 @@ export const panelMethods = {
     this.showLegend();
     this.buildInstruments();
     this.applyContrast();
+    this.showLocks();
     // For modules that put controls into a group (panelSlot): the panel is new, add them again.
     this.dispatchEvent(new CustomEvent('boids-flock:panel'));
   },
@@ -307,7 +316,9 @@ export const panelMethods = {
         text: this.text,
         getFlock: () => this.flock,
         onApply: (preset) => {
-          this.applyPreset(preset);
+          this.keepLocked(() => this.applyPreset(preset));
+          this.emit('boids-preset', { name: preset.name, source: 'user' });
+          this.noteChanges('user');
           this.changed();
         },
       });
@@ -326,6 +337,7 @@ export const panelMethods = {
       getFlock: () => this.flock,
       onChange: (spec) => {
         this.explicit.add(spec.name);
+        this.byUser();
         // One setting may move others (count the world's size while it follows the count;
         // the sky and wrap exclude each other): re-read every other control.
         syncs.forEach((fn) => fn.except(spec.name));
@@ -347,6 +359,7 @@ export const panelMethods = {
           getFlock: () => this.flock,
           onChange: () => {
             this.explicit.add('predators');
+            this.byUser();
             this.changed();
             wake();
           },

@@ -79,17 +79,18 @@ export const settingsMethods = {
 
   /**
    * Applies the preset named `raw` (any case: "fishball" is the fish ball), as its button
-   * does; one that is not a preset's name changes nothing and gets a warning.
+   * does, and returns it; one that is not a preset's name changes nothing, gets a warning and
+   * returns null.
    */
   applyPresetSetting(raw, where) {
     const wanted = String(raw).trim().toLowerCase();
     const preset = PRESETS.find((p) => p.name.toLowerCase() === wanted);
     if (!preset) {
       warn(`${where} is not a preset (${PRESETS.map((p) => p.name).join(', ')}); ignored`);
-      return false;
+      return null;
     }
     this.applyPreset(preset);
-    return true;
+    return preset;
   },
 
   createFlock() {
@@ -111,7 +112,7 @@ export const settingsMethods = {
       const value = initial.get(spec)?.value;
       return value === undefined ? undefined : Math.min(spec.max, Math.max(spec.min, value));
     };
-    const flock = this.watch(new Flock(start(COUNT) ?? COUNT.default, SEED ? start(SEED) : undefined));
+    const flock = this.watch(new Flock(start(COUNT) ?? COUNT.default, SEED ? start(SEED) : undefined), true);
     this.flock = flock;
     for (const [spec, { value, where }] of initial) {
       this.explicit.add(spec.name);
@@ -128,6 +129,7 @@ export const settingsMethods = {
     if (presetInUrl) applyAll(rest.filter((entry) => !fromUrl(entry)));
     if (preset != null) this.applyPresetSetting(preset, presetInUrl ? `?preset=${quote(preset)}` : `preset=${quote(preset)}`);
     applyAll(presetInUrl ? rest.filter(fromUrl) : rest);
+    this.clampToRanges(); // the lesson's `ranges` (locks.js) over the values given
     // The start is "scattered from the seed with these settings", so a shared link (same
     // values, same seed) starts exactly where Rebuild would.
     flock.rebuild();
