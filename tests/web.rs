@@ -669,3 +669,55 @@ fn a_survey_gives_what_metrics_gave_when_it_began_a_piece_a_call() {
         "refused: none begun",
     );
 }
+
+#[wasm_bindgen_test]
+fn a_snapshot_continues_the_flock_and_anything_else_is_refused_with_the_reason() {
+    const METHOD: &str = "Flock.fromSnapshot";
+    let mut original = flock(300.0);
+    original.setPredators(&js(2.0)).unwrap();
+    original.setNoise(&js(0.5)).unwrap();
+    for _ in 0..30 {
+        original.step(&js(1.0 / 60.0)).unwrap();
+    }
+    let bytes = original.snapshot();
+    let Ok(mut copy) = Flock::from_snapshot(&bytes.clone().into()) else {
+        panic!("{METHOD} reads the snapshot it was given");
+    };
+    for _ in 0..60 {
+        original.step(&js(1.0 / 60.0)).unwrap();
+        copy.step(&js(1.0 / 60.0)).unwrap();
+    }
+    assert_eq!(positions(&copy), positions(&original));
+    assert_eq!(copy.snapshot().to_vec(), original.snapshot().to_vec());
+    let refused = |bytes: js_sys::Uint8Array, why: &str| {
+        let Err(error) = Flock::from_snapshot(&bytes.into()) else {
+            panic!("{METHOD} refuses bytes that are {why}");
+        };
+        assert!(
+            error.is_instance_of::<js_sys::RangeError>(),
+            "{why}: {error:?}"
+        );
+        let message = string(&error, "message");
+        assert!(
+            message.starts_with(METHOD) && message.contains(why),
+            "{message}"
+        );
+    };
+    refused(bytes.subarray(0, bytes.length() - 1), "truncated");
+    let altered = js_sys::Uint8Array::new(&bytes);
+    altered.set_index(100, altered.get_index(100) ^ 1);
+    refused(altered, "altered");
+    let other = js_sys::Uint8Array::new(&bytes);
+    other.set_index(4, 99);
+    refused(other, "version 99");
+    let names = [METHOD, "bytes", "Uint8Array"];
+    for (what, value) in not_numbers() {
+        assert_type_error(Flock::from_snapshot(&value), what, &names);
+    }
+    let floats = Float32Array::new_with_length(8);
+    assert_type_error(
+        Flock::from_snapshot(&floats.into()),
+        "a Float32Array",
+        &names,
+    );
+}

@@ -13,8 +13,10 @@ use super::limits::{
     turn_back_push, Limits, FLEE_FORCE_FACTOR, LOOK_AHEAD_SECONDS, OBSTACLE_CLEARANCE,
     POINTER_FORCE_FACTOR,
 };
+use super::params::Param;
 use super::predator;
 use super::rules;
+use super::snapshot::{Reader, Writer};
 
 /// The most obstacles at once.
 pub const MAX_OBSTACLES: usize = 32;
@@ -252,6 +254,72 @@ impl Behaviours {
         let radius = radius.within(MIN_OBSTACLE_RADIUS, MAX_OBSTACLE_RADIUS);
         self.obstacles.push([centre.x, centre.y, centre.z, radius]);
         true
+    }
+
+    /// Writes every behaviour's state into a snapshot: the counts of hawks, leaders and
+    /// obstacles and whether the pointer is held (and how), then their numbers: the hawks
+    /// (with their clocks, where each is in its circle-and-dive cycle), the leaders (with
+    /// where each is on the loop), the obstacles and the pointer.
+    pub fn write_snapshot(&self, out: &mut Writer) {
+        out.u8(self.hawks() as u8);
+        out.u8(self.leaders() as u8);
+        out.u8(self.obstacles.len() as u8);
+        out.u8(match self.pointer {
+            None => 0,
+            Some(pointer) if pointer.attract => 1,
+            Some(_) => 2,
+        });
+        for values in [
+            &self.hawk_positions,
+            &self.hawk_velocities,
+            &self.hawk_clocks,
+            &self.leader_phases,
+            &self.leader_positions,
+            &self.leader_velocities,
+        ] {
+            out.f32s(values);
+        }
+        // Each obstacle's centre, then its radius.
+        out.f32s(self.obstacles.as_flattened());
+        if let Some(pointer) = self.pointer {
+            out.f32s(&pointer.point.to_array());
+        }
+    }
+
+    /// Reads what `write_snapshot` wrote: counts within their maxima, every number finite,
+    /// the leaders on the loop and the obstacles' radii in their range (else `input` is
+    /// refused, and what is read is nothing to keep).
+    pub fn read_snapshot(input: &mut Reader) -> Self {
+        let hawks = input.count(1, predator::MAX_PREDATORS, "hawks");
+        let leaders = input.count(1, Param::Leaders.spec().max as usize, "leaders");
+        let obstacles = input.count(1, MAX_OBSTACLES, "obstacles");
+        let held = input.count(1, 2, "for the pointer (0 let go, 1 drawing, 2 pushing)");
+        let hawk = "a hawk's number that is not finite";
+        let leader = "a leader's number that is not finite";
+        // On the loop: from 0 up to, not at, `SEGMENTS`.
+        let last = (SEGMENTS as f32).next_down();
+        let mut read = Behaviours {
+            hawk_positions: input.finite_f32s(3 * hawks, hawk),
+            hawk_velocities: input.finite_f32s(3 * hawks, hawk),
+            hawk_clocks: input.finite_f32s(hawks, hawk),
+            leader_phases: input.f32s_within(leaders, 0.0, last, "a leader off the loop"),
+            leader_positions: input.finite_f32s(3 * leaders, leader),
+            leader_velocities: input.finite_f32s(3 * leaders, leader),
+            ..Behaviours::default()
+        };
+        let spheres = input.finite_f32s(4 * obstacles, "an obstacle that is not finite");
+        let radii = MIN_OBSTACLE_RADIUS..=MAX_OBSTACLE_RADIUS;
+        for sphere in spheres.chunks_exact(4) {
+            input.check(radii.contains(&sphere[3]), "an obstacle's radius");
+            read.obstacles
+                .push([sphere[0], sphere[1], sphere[2], sphere[3]]);
+        }
+        let point = input.finite_f32s(3 * held.min(1), "the pointer that is not finite");
+        read.pointer = point.get(..3).map(|point| Pointer {
+            point: Vec3::from_slice(point),
+            attract: held == 1,
+        });
+        read
     }
 
     /// Moves obstacles and the pointer into the plane z = 0 (for a flat world).

@@ -17,6 +17,7 @@ mod access;
 mod look;
 mod population;
 mod reference;
+mod snapshot;
 mod steer;
 mod survey;
 

@@ -33,6 +33,16 @@ pub struct Grid {
 }
 
 impl Grid {
+    /// An empty grid that remembers `rows_per_cell` rows to a cell: the flock picks the next
+    /// step's rows from its last (`Flock::scan_rows_per_cell`), so one read from a snapshot
+    /// starts from the rows the original had; the cells come with the next sort.
+    pub fn with_rows_per_cell(rows_per_cell: usize) -> Self {
+        Grid {
+            rows_per_cell,
+            ..Grid::default()
+        }
+    }
+
     /// Tiles a cube of side `world` from `origin` with cells at least `radius` wide along x
     /// and z, and
     /// `rows_per_cell` rows to a cell's width along y, so a scan of the 3 × (2 ×

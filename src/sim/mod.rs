@@ -20,6 +20,7 @@ mod rng;
 pub mod rules;
 mod scan;
 mod settings;
+mod snapshot;
 
 pub use behaviours::Pulls;
 pub use behaviours::{LEADER_PACE, MAX_OBSTACLES, MAX_OBSTACLE_RADIUS, MIN_OBSTACLE_RADIUS};
@@ -33,3 +34,4 @@ pub use params::{Kind, Param, ParamError, ParamSpec, Scale, NOISE_MAX, PARAMS};
 pub use predator::MAX_PREDATORS;
 pub use presets::{Preset, UnknownPreset, PRESETS};
 pub use settings::{auto_world_size, Settings};
+pub use snapshot::{SnapshotError, VERSION as SNAPSHOT_VERSION};

@@ -9,6 +9,16 @@ impl Rng {
         Rng(u64::from(seed) ^ 0x9E37_79B9_7F4A_7C15)
     }
 
+    /// The generator's whole state, for a snapshot.
+    pub fn state(&self) -> u64 {
+        self.0
+    }
+
+    /// A generator in `state` (one `state()` gave): it goes on as that one would.
+    pub fn from_state(state: u64) -> Self {
+        Rng(state)
+    }
+
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;

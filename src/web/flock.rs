@@ -352,6 +352,36 @@ impl Flock {
     pub fn clear_pointer(&mut self) {
         self.inner.clear_pointer();
     }
+
+    /// The flock's exact state (positions, velocities, ids, settings, the random generator,
+    /// hawks, leaders, obstacles, time): `Flock.fromSnapshot` makes a flock that continues
+    /// bit for bit as this one would. See docs/api.md for the format.
+    pub fn snapshot(&self) -> Uint8Array {
+        Uint8Array::from(&self.inner.snapshot()[..])
+    }
+
+    /// The flock a `snapshot()` holds. Throws `TypeError` for anything but a `Uint8Array`,
+    /// `RangeError` saying why for bytes that are not a snapshot this build reads (another
+    /// format version, truncated, altered, a value out of range); makes no flock then.
+    #[wasm_bindgen(js_name = fromSnapshot)]
+    pub fn from_snapshot(bytes: &JsValue) -> Result<Flock, JsValue> {
+        const METHOD: &str = "Flock.fromSnapshot";
+        let array: &Uint8Array = bytes
+            .dyn_ref()
+            .ok_or_else(|| args::type_error(METHOD, "bytes", "a Uint8Array", bytes))?;
+        // Measured before it is copied into wasm memory: a gigabyte is refused unread.
+        let (present, most) = (array.length() as usize, sim::Flock::largest_snapshot());
+        let inner = if present > most {
+            Err(sim::SnapshotError::TooLong { present, most })
+        } else {
+            sim::Flock::from_snapshot(&array.to_vec())
+        };
+        Ok(Flock {
+            inner: inner.map_err(|e| args::range_error(METHOD, &e.to_string()))?,
+            survey: None,
+            surveys_begun: 0,
+        })
+    }
 }
 
 /// A fresh object with these fields. A setter that a page put on `Object.prototype` may
