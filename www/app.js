@@ -6,6 +6,7 @@
 // or "error" after a panic or an uncaught exception (the message is shown in #message).
 
 import { LANGS, LANG_NAMES, loadLang, texts } from './i18n.js';
+import STUDIO_LINK from './i18n-studio-link.js';
 
 function showFatal(error) {
   // The module itself failed to load (a missing file, a syntax error): say so on the page.
@@ -24,6 +25,11 @@ async function main() {
   const flock = document.querySelector('boids-flock[page]');
   document.getElementById('version').textContent = customElements.get('boids-flock').version ?? '';
   const picker = document.getElementById('lang');
+  // The lesson studio, for a teacher: after the version in the footer, in the page's language.
+  const studio = document.createElement('a');
+  studio.id = 'studio-link';
+  studio.className = 'studio-link';
+  document.querySelector('.page-footer').append(' · ', studio);
 
   const localize = () => {
     const text = texts(flock.language);
@@ -31,6 +37,8 @@ async function main() {
     document.title = text.ui('pageTitle');
     for (const node of document.querySelectorAll('[data-i18n]')) node.textContent = text.ui(node.dataset.i18n);
     picker.value = text.lang;
+    studio.textContent = STUDIO_LINK[text.lang] ?? STUDIO_LINK.en;
+    studio.href = `studio.html?lang=${text.lang}`;
   };
 
   for (const lang of LANGS) {

@@ -14,6 +14,9 @@
 //   explanation, behind a "How it works" button); `open`: panel groups open at first ("hawks wind", "how");
 //   `controls` may also name the tools `presets`, `obstacles` (click the scene to add one)
 //   and `pointer` (hold the pointer down to attract or repel the flock); "all" has them;
+// - a lesson's words and view, as the studio (studio.html) writes them: `lesson-title`,
+//   `predict`, `notice`, `try` (shown beside the flock as text, prompts.js) and
+//   `camera="yaw pitch zoom"` (the view it starts from, gl-context.js);
 // - read once: `layout="full"` (stage beside a panel, the full page), `url="read|sync"`
 //   (settings from this document's URL; "sync" writes them back), `page` (the document's
 //   main instance: fixed element ids, `window.flock`/`window.view`, `<html data-boids>`).
@@ -43,6 +46,7 @@ import { INSTRUMENT_OPTIONS, instrumentMethods } from './instruments.js';
 import { contrastMethods } from './contrast.js';
 import { LOCK_OPTIONS, lockMethods } from './locks.js';
 import { SETTERS, eventMethods } from './events.js';
+import { PROMPT_ATTRIBUTES, showPrompts } from './prompts.js';
 
 /** Fixed simulation step, seconds: motion does not depend on the display's refresh rate. */
 const STEP = 1 / 60;
@@ -67,7 +71,7 @@ const reducedMotion = () => matchMedia('(prefers-reduced-motion: reduce)').match
 
 export class BoidsFlock extends HTMLElement {
   static get observedAttributes() {
-    return [...NAMES.attributes, ...OPTIONS, ...INSTRUMENT_OPTIONS, ...LOCK_OPTIONS, 'preset', 'contrast'];
+    return [...NAMES.attributes, ...OPTIONS, ...INSTRUMENT_OPTIONS, ...LOCK_OPTIONS, 'preset', 'contrast', 'camera', ...PROMPT_ATTRIBUTES];
   }
 
   /** The parameter table this element was built from (`Flock.params()`). */
@@ -136,6 +140,7 @@ export class BoidsFlock extends HTMLElement {
   }
 
   attributeChangedCallback(name, old, value) {
+    if (PROMPT_ATTRIBUTES.includes(name)) return showPrompts(this); // the teacher's prompts (prompts.js)
     if (!this.flock || this.applying) return; // setup reads every attribute itself
     if (name === 'paused') {
       this.setPaused(value != null);
@@ -156,6 +161,10 @@ export class BoidsFlock extends HTMLElement {
     }
     if (name === 'contrast') {
       this.contrastOptionChanged();
+      return;
+    }
+    if (name === 'camera') {
+      this.cameraOptionChanged(value); // gl-context.js
       return;
     }
     if (INSTRUMENT_OPTIONS.includes(name)) {

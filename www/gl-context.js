@@ -5,11 +5,39 @@
 
 import { View } from './wasm-load.js';
 import { pool, wake } from './loop.js';
+import { parseNumber } from './settings.js';
+
+/**
+ * `camera="yaw pitch zoom"` (or `?camera=` in url mode): the view a lesson starts from, as the
+ * studio writes it from its preview. Yaw (round the vertical) and pitch (above the horizon) in
+ * degrees, the zoom as View.camera() has it; the point looked at is the world's centre (under
+ * the open sky the camera then glides to the flock, as always). Radians for View.setCamera, or
+ * null (warned) for anything else.
+ */
+export function parseCamera(raw) {
+  if (raw == null) return null;
+  const numbers = String(raw).trim().split(/\s+/).map(parseNumber);
+  if (numbers.length !== 3 || numbers.some((n) => n === undefined) || !(numbers[2] > 0)) {
+    console.warn(`<boids-flock>: camera=${JSON.stringify(String(raw).slice(0, 40))} is not "yaw pitch zoom" (degrees, degrees, a zoom above 0); ignored`);
+    return null;
+  }
+  const [yaw, pitch, zoom] = numbers;
+  return [(yaw * Math.PI) / 180, (pitch * Math.PI) / 180, zoom];
+}
 
 /** A context the browser took and did not give back within this time needs a click. */
 const RESTORE_WAIT = 2000;
 
 export const contextMethods = {
+
+  /** `camera` set or changed: the view turns there now, or starts there once made. */
+  cameraOptionChanged(value) {
+    const camera = parseCamera(value);
+    if (!camera) return;
+    this.camera = camera;
+    this.view?.setCamera(camera);
+    wake();
+  },
 
   resize() {
     if (!this.view || !this.canvas) return;
@@ -68,6 +96,8 @@ export const contextMethods = {
       return;
     }
     this.loseContext = this.canvas.getContext('webgl2')?.getExtension('WEBGL_lose_context') ?? null;
+    // The camera kept from a View before (a lost context), else the lesson's `camera`.
+    this.camera ??= parseCamera(this.option('camera'));
     if (this.camera) this.view.setCamera(this.camera);
     this.contextLost = false;
     this.released = false;

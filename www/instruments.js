@@ -23,8 +23,8 @@ export const TIME_SCALE = { min: 0.05, max: 2, step: 0.05, default: 1 };
 /** How often the readout and the plot are redrawn, and the figures written, ms. */
 const READOUT_EVERY = 250;
 const WORDS_EVERY = 4000;
-const COLOUR_MODES = ['heading', 'species', 'speed', 'neighbours', 'rule'];
-const MODE_TEXT = { heading: 'colourHeading', species: 'colourSpecies', speed: 'colourSpeed', neighbours: 'colourNeighbours', rule: 'colourRule' };
+export const COLOUR_MODES = ['heading', 'species', 'speed', 'neighbours', 'rule'];
+export const MODE_TEXT = { heading: 'colourHeading', species: 'colourSpecies', speed: 'colourSpeed', neighbours: 'colourNeighbours', rule: 'colourRule' };
 const FORCE_TEXT = {
   separation: 'forceSeparation',
   alignment: 'forceAlignment',

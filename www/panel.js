@@ -17,7 +17,7 @@ import { NAMES, warn } from './url-sync.js';
 import { wake } from './loop.js';
 
 /** What shows first, outside any group: the three rules, the perception radius, Count. */
-const BASICS = ['count', 'separation', 'alignment', 'cohesion', 'perception'];
+export const BASICS = ['count', 'separation', 'alignment', 'cohesion', 'perception'];
 
 /**
  * The groups, in order: [name (in `open` and data-group), its title's text key, parameters].
@@ -27,7 +27,7 @@ const BASICS = ['count', 'separation', 'alignment', 'cohesion', 'perception'];
  * and stays hidden while empty; "experiment" is filled by experiment-panel.js, imported when
  * the group is first opened (so the page downloads none of it at load).
  */
-const GROUPS = [
+export const GROUPS = [
   ['hawks', 'groupHawks', ['predators', 'predatorSpeed', 'fleeRadius']],
   ['scene', 'groupScene', ['pointerStrength']],
   ['leaders', 'groupLeaders', ['leaders', 'leaderWeight']],
