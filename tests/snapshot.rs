@@ -285,6 +285,35 @@ fn a_flock_read_from_its_snapshot_continues_bit_for_bit_in_every_mode() {
     }
 }
 
+/// Rebuild is a true fresh start: a flock with noise (whose turns draw from the step count),
+/// flown and rebuilt, is byte for byte a new flock of the same seed and settings, rebuilt.
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+fn a_rebuilt_flock_is_a_new_one() {
+    let noisy = || {
+        let mut flock = Flock::new(300, Some(4));
+        flock.set(Param::Noise, 0.5).unwrap();
+        flock
+    };
+    let mut flown = noisy();
+    for _ in 0..90 {
+        flown.step(STEP);
+    }
+    flown.rebuild();
+    let mut fresh = noisy();
+    fresh.rebuild();
+    assert_eq!(
+        flown.snapshot(),
+        fresh.snapshot(),
+        "rebuilt after 90 steps vs new"
+    );
+    for _ in 0..30 {
+        flown.step(STEP);
+        fresh.step(STEP);
+    }
+    assert_eq!(flown.positions(), fresh.positions());
+}
+
 /// Mid-run, a few hundred steps in: in a box, at a step where the grid's rows rest on the
 /// step before's; under the open sky, 400 steps in.
 #[cfg_attr(not(target_arch = "wasm32"), test)]

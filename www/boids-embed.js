@@ -47,6 +47,7 @@ import { contrastMethods } from './contrast.js';
 import { LOCK_OPTIONS, lockMethods } from './locks.js';
 import { SETTERS, eventMethods } from './events.js';
 import { PROMPT_ATTRIBUTES, showPrompts } from './prompts.js';
+import { TIMELINE_OPTIONS, timelineMethods } from './timeline.js';
 
 /** Fixed simulation step, seconds: motion does not depend on the display's refresh rate. */
 const STEP = 1 / 60;
@@ -71,7 +72,7 @@ const reducedMotion = () => matchMedia('(prefers-reduced-motion: reduce)').match
 
 export class BoidsFlock extends HTMLElement {
   static get observedAttributes() {
-    return [...NAMES.attributes, ...OPTIONS, ...INSTRUMENT_OPTIONS, ...LOCK_OPTIONS, 'preset', 'contrast', 'camera', ...PROMPT_ATTRIBUTES];
+    return [...NAMES.attributes, ...OPTIONS, ...INSTRUMENT_OPTIONS, ...LOCK_OPTIONS, 'preset', 'contrast', 'camera', ...PROMPT_ATTRIBUTES, ...TIMELINE_OPTIONS];
   }
 
   /** The parameter table this element was built from (`Flock.params()`). */
@@ -163,6 +164,14 @@ export class BoidsFlock extends HTMLElement {
       this.contrastOptionChanged();
       return;
     }
+    if (name === 'state') {
+      if (value) this.loadState(value); // timeline.js: the flock continues from that moment
+      return;
+    }
+    if (name === 'timeline') {
+      this.buildTimeline();
+      return;
+    }
     if (name === 'camera') {
       this.cameraOptionChanged(value); // gl-context.js
       return;
@@ -240,6 +249,7 @@ export class BoidsFlock extends HTMLElement {
     if (this.flock) {
       this.rememberValues(); // the start is no change: events tell what comes after it
       this.readInstrumentOptions();
+      this.setupTimeline(); // the rewind's history, and a moment to start from (timeline.js)
     }
     this.buildUi();
     if (error) {
@@ -310,6 +320,7 @@ export class BoidsFlock extends HTMLElement {
           guarded.set(value, (...args) => {
             try {
               const result = value.apply(target, args);
+              if (setters) this.flockCalled(key); // a change: the rewind keeps a snapshot (timeline.js)
               if (setters && SETTERS.has(key)) this.flockTouched();
               return result;
             } catch (error) {
@@ -365,6 +376,7 @@ export class BoidsFlock extends HTMLElement {
   step() {
     if (!this.flock) return;
     const start = performance.now();
+    this.keepHistory();
     this.flock.step(STEP);
     this.steps += 1;
     this.simTime = (this.simTime ?? 0) + performance.now() - start;
@@ -410,7 +422,8 @@ export class BoidsFlock extends HTMLElement {
 
   frame(now) {
     try {
-      if (!this.paused_) {
+      // A moment being loaded (`state`, timeline.js): drawn, not stepped, until it arrives.
+      if (!this.paused_ && !this.momentPending) {
         // Slow motion: `timeScale` simulated seconds per real second (instruments.js).
         const scale = this.timeScale ?? 1;
         const elapsed = this.last == null ? STEP * scale : Math.max(0, (now - this.last) / 1000) * scale;
@@ -418,11 +431,12 @@ export class BoidsFlock extends HTMLElement {
         let steps = 0;
         const start = performance.now();
         while (this.backlog >= STEP && steps < MAX_STEPS_PER_FRAME) {
+          this.keepHistory();
           this.flock.step(STEP);
+          this.steps += 1;
           this.backlog -= STEP;
           steps += 1;
         }
-        this.steps += steps;
         if (this.backlog >= STEP) this.backlog = 0; // too far behind: drop it rather than spiral
         this.simTime = (this.simTime ?? 0) + performance.now() - start;
       }
@@ -461,6 +475,7 @@ export class BoidsFlock extends HTMLElement {
     }
     this.showCount(); // the count may also change from the console or an embedding page
     this.showLegend(); // and so may the number of species
+    this.showTimeline();
     this.windowStart = now;
     this.frames = 0;
     this.simTime = 0;
@@ -482,6 +497,7 @@ Object.assign(
 );
 // `selectedId` is a getter: copied as a property, not as its value.
 Object.defineProperties(BoidsFlock.prototype, Object.getOwnPropertyDescriptors(instrumentMethods));
+Object.defineProperties(BoidsFlock.prototype, Object.getOwnPropertyDescriptors(timelineMethods)); // `timeline` too
 
 // The languages the flocks here will show, fetched alongside the wasm (i18n.js): waiting
 // for them (a few KB, long done when the wasm is) keeps the first paint from flashing English.

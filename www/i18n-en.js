@@ -149,6 +149,17 @@ const experiment = {
 
 const table = {
   ui: {
+    // The rewind's bar under the stage (timeline.js).
+    timeline: 'Flock time',
+    frameBack: 'One frame back',
+    frameForward: 'One frame forward',
+    momentLink: 'Link to this moment',
+    momentLinkTitle: 'Copies a link that opens the flock exactly as it is now',
+    timelineAt: '{now} of {end} seconds',
+    timelineLimited: 'A large flock: the last {kept} s are kept',
+    seconds: 's',
+    momentCopied: 'Link to this moment copied',
+    momentTooLarge: 'This flock is too large for a link',
     pageTitle: 'Boids — flocking in Rust, WebAssembly and WebGL2',
     heading: 'Boids',
     tagline: 'Three simple rules, no leader, and a flock appears.',

@@ -163,6 +163,17 @@ const experiment = {
 
 const table = {
   ui: {
+    // The rewind's bar under the stage (timeline.js).
+    timeline: 'Czas stada',
+    frameBack: 'Klatka wstecz',
+    frameForward: 'Klatka naprzód',
+    momentLink: 'Link do tej chwili',
+    momentLinkTitle: 'Kopiuje link, który otwiera stado dokładnie takie jak teraz',
+    timelineAt: '{now} z {end} sekund',
+    timelineLimited: 'Duże stado: zachowano ostatnie {kept} s',
+    seconds: 's',
+    momentCopied: 'Skopiowano link do tej chwili',
+    momentTooLarge: 'To stado jest za duże na link',
     pageTitle: 'Boidy — stado w Rust, WebAssembly i WebGL2',
     heading: 'Boidy',
     tagline: 'Trzy proste reguły, żadnego przywódcy — i powstaje stado.',

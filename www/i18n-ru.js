@@ -163,6 +163,17 @@ const experiment = {
 
 const table = {
   ui: {
+    // The rewind's bar under the stage (timeline.js).
+    timeline: 'Время стаи',
+    frameBack: 'На кадр назад',
+    frameForward: 'На кадр вперёд',
+    momentLink: 'Ссылка на этот момент',
+    momentLinkTitle: 'Копирует ссылку, которая открывает стаю точно такой, как сейчас',
+    timelineAt: '{now} из {end} секунд',
+    timelineLimited: 'Большая стая: сохранены последние {kept} с',
+    seconds: 'с',
+    momentCopied: 'Ссылка на этот момент скопирована',
+    momentTooLarge: 'Эта стая слишком велика для ссылки',
     pageTitle: 'Боиды — стая на Rust, WebAssembly и WebGL2',
     heading: 'Боиды',
     tagline: 'Три простых правила, никакого вожака — и появляется стая.',

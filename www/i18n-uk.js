@@ -163,6 +163,17 @@ const experiment = {
 
 const table = {
   ui: {
+    // The rewind's bar under the stage (timeline.js).
+    timeline: 'Час зграї',
+    frameBack: 'На кадр назад',
+    frameForward: 'На кадр уперед',
+    momentLink: 'Посилання на цю мить',
+    momentLinkTitle: 'Копіює посилання, що відкриває зграю саме такою, як зараз',
+    timelineAt: '{now} з {end} секунд',
+    timelineLimited: 'Велика зграя: збережено останні {kept} с',
+    seconds: 'с',
+    momentCopied: 'Посилання на цю мить скопійовано',
+    momentTooLarge: 'Ця зграя завелика для посилання',
     pageTitle: 'Боїди — зграя на Rust, WebAssembly і WebGL2',
     heading: 'Боїди',
     tagline: 'Три прості правила, жодного ватажка — і з’являється зграя.',

@@ -360,6 +360,12 @@ impl Flock {
         Uint8Array::from(&self.inner.snapshot()[..])
     }
 
+    /// Simulated seconds stepped since the flock was made (a restored snapshot goes on from
+    /// its own): where a moment lies on the rewind's timeline.
+    pub fn elapsed(&self) -> f64 {
+        self.inner.elapsed()
+    }
+
     /// The flock a `snapshot()` holds. Throws `TypeError` for anything but a `Uint8Array`,
     /// `RangeError` saying why for bytes that are not a snapshot this build reads (another
     /// format version, truncated, altered, a value out of range); makes no flock then.

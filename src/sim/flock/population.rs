@@ -155,6 +155,11 @@ impl Flock {
         self.add_boids(count);
         self.mean_neighbours = 0.0;
         self.mean_candidates = 0.0;
+        // The clock too: noise draws from the step count (noise.rs), so a rebuilt flock with
+        // noise ran otherwise than a new one with the same seed and settings (a shared link,
+        // a studio's lesson), and the rewind's timeline starts again at 0 s.
+        self.ticks = 0;
+        self.elapsed = 0.0;
         // Hawks and leaders start afresh too: the same seed gives the same run.
         let (arena, flat, s) = (self.arena(), self.settings.flat, &self.settings);
         self.behaviours.set_hawks(0, arena, flat, s.predator_speed);
