@@ -95,6 +95,7 @@ export class Bridge {
     element.addEventListener('boids-change', ({ detail }) => this.changed(detail));
     element.addEventListener('boids-preset', ({ detail }) => this.event('applied', { type: 'preset', id: detail.name }, null, detail.source));
     element.addEventListener('boids-select', ({ detail }) => this.event('selected', { type: 'boid', id: detail.id }));
+    element.addEventListener('boids-seek', ({ detail }) => this.sought(detail));
     element.addEventListener('boids-experiment', ({ detail }) => this.event('completed', { type: 'experiment', id: detail.param }, { completion: true, ...detail }));
     this.announce();
   }
@@ -109,14 +110,25 @@ export class Bridge {
    * fires a change for every step it passes, and a platform wants one record, where it stopped.
    */
   changed({ name, value, source }) {
-    const key = `${source} ${name}`;
+    this.settled(`${source} ${name}`, (time) => this.event('changed', { type: 'parameter', id: name }, { value }, source, time));
+  }
+
+  /** A seek on the timeline (timeline.js), posted when the dragged bar has been still for CHANGE_QUIET. */
+  sought({ time: at, source }) {
+    this.settled(`${source} seek`, (time) => this.event('seeked', { type: 'moment', id: 'timeline' }, { time: at }, source, time));
+  }
+
+  /** Runs `post(time of the first call)` once calls under `key` have been still for CHANGE_QUIET. */
+  settled(key, post) {
     const time = new Date();
     clearTimeout(this.pending.get(key));
-    const post = () => {
-      this.pending.delete(key);
-      this.event('changed', { type: 'parameter', id: name }, { value }, source, time);
-    };
-    this.pending.set(key, setTimeout(post, CHANGE_QUIET));
+    this.pending.set(
+      key,
+      setTimeout(() => {
+        this.pending.delete(key);
+        post(time);
+      }, CHANGE_QUIET),
+    );
   }
 
   /** `boids:ready` to the parent, once for each allowed origin (the browser drops the others). */

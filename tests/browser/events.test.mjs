@@ -231,7 +231,7 @@ test('the iframe posts boids:event to an allowed parent, and to no other origin'
   const strangerPages = { '/parent.js': PARENT_JS };
   const allowed = await serve({ pages: allowedPages });
   const stranger = await serve({ pages: strangerPages });
-  const src = `${boids.url}embed.html?count=300&seed=2&paused=1&controls=cohesion,presets&origins=${encodeURIComponent(allowed.origin)}`;
+  const src = `${boids.url}embed.html?count=300&seed=2&paused=1&controls=cohesion,presets&timeline=1&origins=${encodeURIComponent(allowed.origin)}`;
   try {
     const open = [];
     for (const [server, pages, which] of [[allowed, allowedPages, 'allowed'], [stranger, strangerPages, 'stranger']]) {
@@ -243,6 +243,15 @@ test('the iframe posts boids:event to an allowed parent, and to no other origin'
       await frame.click('.bf-preset[data-preset="ribbons"]');
       await frame.focus('canvas');
       await page.keyboard.press('n');
+      // The rewind's bar: back to the start, then three frames on (one event, where it stopped).
+      await frame.evaluate(() => {
+        const el = document.querySelector('boids-flock');
+        for (let i = 0; i < 130; i++) el.step();
+        el.showTimeline();
+      });
+      await frame.focus('.bf-timeline-range');
+      await page.keyboard.press('Home');
+      for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
       await page.waitForTimeout(1200); // past the half second a change waits to be still
     }
     const [mine, theirs] = open;
@@ -256,6 +265,10 @@ test('the iframe posts boids:event to an allowed parent, and to no other origin'
     assert.equal(Math.fround(keyed.at(-1).result.value), cohesion);
     assert.deepEqual(pick('applied').map((e) => [e.object, e.source]), [[{ type: 'preset', id: 'ribbons' }, 'user']]);
     assert.deepEqual(pick('selected').map((e) => e.object), [{ type: 'boid', id: selected }]);
+    assert.deepEqual(
+      pick('seeked').map((e) => [e.object, e.source, Math.round(e.result.time * 60)]),
+      [[{ type: 'moment', id: 'timeline' }, 'user', 3]],
+    );
     assert.ok(events.every((e) => typeof e.time === 'string' && !Number.isNaN(Date.parse(e.time))), 'each with its time');
     const origins = await mine.page.evaluate(() => window.got.filter((g) => g.data?.type === 'boids:event').map((g) => g.origin));
     assert.ok(origins.every((o) => o === boids.origin));
