@@ -72,9 +72,3 @@ export async function loadMoment(value) {
   }
   return inflate(fromBase64url(text));
 }
-
-/** The `#state=` of a fragment (`location.hash`), or null. */
-export function momentInHash(hash = location.hash) {
-  const value = new URLSearchParams(String(hash).replace(/^#/, '')).get('state');
-  return value || null;
-}

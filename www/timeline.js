@@ -20,12 +20,16 @@ import { Flock } from './wasm-load.js';
 import { History } from './history.js';
 import { button, element } from './dom.js';
 import { isOn } from './settings.js';
-import { encodeMoment, loadMoment, momentInHash, LINK_MAX } from './moment.js';
 import { warn } from './url-sync.js';
 import { wake } from './loop.js';
 
 /** The element's fixed step (boids-embed.js STEP): flock time is steps × STEP. */
 const STEP = 1 / 60;
+/** moment.js (a moment as text and back), imported when a moment is loaded or linked: most
+ * readers never do either, and the page is ~1 KB lighter without it. */
+const moment = () => import('./moment.js');
+/** The `state=` of this document's fragment (`#state=…`), or null. */
+const stateInHash = () => new URLSearchParams(location.hash.slice(1)).get('state') || null;
 /** The flock's methods that change what the next step does (the rest only read). */
 const MUTATING = /^(set|apply|add|clear|remove|reset|place|rebuild)/;
 
@@ -38,7 +42,7 @@ export const timelineMethods = {
     this.historyDirty = false;
     this.onPanel ??= () => this.buildTimeline();
     this.addEventListener('boids-flock:panel', this.onPanel);
-    const source = this.getAttribute('state') ?? (this.urlMode ? momentInHash() : null);
+    const source = this.getAttribute('state') ?? (this.urlMode ? stateInHash() : null);
     if (source) this.loadState(source);
   },
 
@@ -111,7 +115,8 @@ export const timelineMethods = {
   /** Loads a moment (`state` text, a file's URL): the flock continues from it, paused until it has. */
   loadState(source) {
     this.momentPending = true;
-    const done = loadMoment(source)
+    const done = moment()
+      .then(({ loadMoment }) => loadMoment(source))
       .then((bytes) => {
         if (!this.flock) return;
         const fresh = Flock.fromSnapshot(bytes);
@@ -129,6 +134,7 @@ export const timelineMethods = {
 
   /** A link that opens this very moment (the full page, or this page when it syncs its URL). */
   async momentLink() {
+    const { encodeMoment, LINK_MAX } = await moment();
     const text = await encodeMoment(this.flock.snapshot());
     if (text.length > LINK_MAX) {
       throw new RangeError(`a moment of ${this.flock.count()} boids is too large for a link; use flock.snapshot() and a state file`);

@@ -58,8 +58,18 @@ const WASM_LIMIT = 150 * KB;
 // 207 KB from the open sky's second round (the default world; cells around the flock, the
 // arena for hawks and leaders, the view's words in four languages): 206.2 KB. The explanation
 // on demand is still the saving to make before the next raise.
-const PAGE_LIMIT = 227 * KB;
-const DIST_LIMIT = 300 * KB;
+// 236 KB from issue 28: exact states in the module (the snapshot's writer and its checked
+// reader, +4.3 KB gzipped to boids_bg.wasm), locks, ranges and events (+2.6 KB), the rewind
+// (history and its bar, +3.0 KB; the moment's codec, moment.js, loads on demand), the
+// teacher's prompts and the studio's link (+1.2 KB): 235.0 KB. The explanation on demand is
+// still the saving to make before the next raise.
+const PAGE_LIMIT = 236 * KB;
+// 305 KB from issue 28 (the same, and the studio's files out of this sum: STUDIO_LIMIT).
+const DIST_LIMIT = 305 * KB;
+/** The studio: its page, scripts, style and two tables of its words (15.1 KB when set). */
+const STUDIO_LIMIT = 17 * KB;
+/** Files of the page's modules that load only when asked (a moment loaded or linked). */
+const ON_REQUEST = ['www/moment.js'];
 /** The relaxed-SIMD build's patch: a few KB while the two builds differ only in the scan. */
 const PATCH_LIMIT = 20 * KB;
 /** What an experiment downloads when it is opened and started, beyond the page: its scripts. */
@@ -116,10 +126,12 @@ test('dist/ fits the size budget', () => {
     "the page's module, the patch and the experiment worker's module",
   );
   const [module, patch, worker] = ['boids_bg.wasm', 'boids_relaxed_bg.wasm.patch', 'boids_worker_bg.wasm'].map(gz);
-  const total = sizes.filter((s) => !WORKER_FILES.includes(s.file)).reduce((sum, s) => sum + s.gz, 0);
+  const total = sizes
+    .filter((s) => !WORKER_FILES.includes(s.file) && !STUDIO_FILES.includes(s.file) && s.file !== 'studio.html')
+    .reduce((sum, s) => sum + s.gz, 0);
   console.log(
     `# boids_bg.wasm ${(module / KB).toFixed(1)} KB, the relaxed build's patch ${(patch / KB).toFixed(1)} KB gzipped, ` +
-      `dist/ ${(total / KB).toFixed(1)} KB gzipped without the worker's module (${sizes.length} files), ` +
+      `dist/ ${(total / KB).toFixed(1)} KB gzipped without the worker's module and the studio (${sizes.length} files), ` +
       `boids_worker_bg.wasm ${(worker / KB).toFixed(1)} KB`,
   );
   assert.ok(worker <= WORKER_LIMIT, `boids_worker_bg.wasm is ${worker} bytes gzipped (limit ${WORKER_LIMIT / KB} KB)`);
@@ -139,6 +151,7 @@ test('dist/ fits the size budget', () => {
       .filter((s) => /^(boids\.js|snippets\/.*\.js|www\/[^/]+\.(js|css|svg))$/.test(s.file))
       .filter((s) => s.file !== 'www/embed-bridge.js' && !languages.includes(s.file))
       .filter((s) => !ON_DEMAND.includes(s.file) && !EXPERIMENT_TEXTS.includes(s.file) && !STUDIO_FILES.includes(s.file))
+      .filter((s) => !ON_REQUEST.includes(s.file))
       .reduce((sum, s) => sum + s.gz, 0) +
     gz('www/i18n-en.js') +
     Math.max(...languages.slice(1).map(gz)) +
@@ -154,6 +167,8 @@ test('dist/ fits the size budget', () => {
     gz(studioWords[0]) +
     Math.max(...studioWords.slice(1).map(gz));
   console.log(`# the studio loads ${(studio / KB).toFixed(1)} KB gzipped beside the element`);
+  assert.ok(studio <= STUDIO_LIMIT, `the studio loads ${studio} bytes gzipped (limit ${STUDIO_LIMIT / KB} KB)`);
+  for (const file of ON_REQUEST) gz(file);
   assert.ok(page <= PAGE_LIMIT, `the page downloads ${page} bytes gzipped (limit ${PAGE_LIMIT / KB} KB)`);
 
   // An experiment, when started: the files only it loads (those there are; the two of the

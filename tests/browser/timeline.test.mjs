@@ -4,6 +4,7 @@
 // moment" and `state="…"` open exactly that moment; junk is refused with a clear error.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import zlib from 'node:zlib';
 import { saveArtifact, useDistAndBrowser, watchProblems } from './helpers.mjs';
 import { STRICT_CSP, TEST_CSS, collectConsole, testPage, waitFlocks } from './embed-helpers.mjs';
 
@@ -226,6 +227,24 @@ test('"Link to this moment" and state="…" open exactly that moment; an altered
   });
   assert.equal(fromAttribute.steps, 337);
   assert.deepEqual(fromAttribute.positions, original.positions, 'state="…" continues exactly too');
+
+  // A snapshot file beside the page: the raw bytes of flock.snapshot() (inflated here), by its URL.
+  const raw = zlib.inflateRawSync(Buffer.from(text, 'base64url'));
+  assert.equal(raw.subarray(0, 4).toString(), 'BOID');
+  await third.route('**/test/strike.boids', (route) => route.fulfill({ contentType: 'application/octet-stream', body: raw }));
+  await third.route('**/test/file.html', (route) =>
+    route.fulfill({ contentType: 'text/html', body: testPage('<boids-flock id="m" state="strike.boids" paused></boids-flock>') }),
+  );
+  await third.goto(`${env.server.url}test/file.html`);
+  await waitFlocks(third, '#m');
+  await third.waitForFunction(() => !document.getElementById('m').momentPending);
+  const fromFile = await third.evaluate(() => {
+    const el = document.getElementById('m');
+    for (let i = 0; i < 30; i++) el.step();
+    return { steps: el.steps, positions: Array.from(el.flock.positions()) };
+  });
+  assert.equal(fromFile.steps, 337);
+  assert.deepEqual(fromFile.positions, original.positions, 'state="strike.boids" continues exactly too');
 
   await third.goto(`${env.server.url}test/altered.html`);
   await waitFlocks(third, '#m');
