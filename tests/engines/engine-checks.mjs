@@ -284,6 +284,15 @@ export function engineChecks(name, { build: expectedBuild, launch = {}, label = 
     const a = await plot();
     // A sample a simulated second, its measures gathered over 60 frames: seconds in software GL.
     await waitFor(engine, 'the plot gathering a sample', (n) => document.querySelector('boids-flock').plot.samples.length > n, [a.samples], 90_000);
+    // The plot draws its new sample in a later frame than the one that took it (WebKit seen
+    // reading the canvas between the two): wait for the redraw, up to 10 s.
+    await waitFor(
+      engine,
+      'the plot redrawn',
+      (before) => document.querySelector('boids-flock .bf-plot-canvas').toDataURL() !== before,
+      [a.pixels],
+      10_000,
+    ).catch(() => {});
     const b = await plot();
     assert.ok(b.samples > a.samples, `${name}: samples grow while running: ${a.samples} → ${b.samples}`);
     assert.notEqual(b.pixels, a.pixels, `${name}: the plot redraws`);
