@@ -1,5 +1,7 @@
 //! The flock: state in flat `f32` arrays (xyz per boid), stepped over a counting-sort grid.
 
+use std::ops::Range;
+
 use glam::Vec3;
 
 use super::behaviours::{Behaviours, Forces, Pointer};
@@ -15,12 +17,14 @@ pub use super::settings::Settings;
 
 mod access;
 mod look;
+mod parts;
 mod population;
 mod reference;
 mod snapshot;
 mod steer;
 mod survey;
 
+pub use parts::{PartState, Split};
 pub use reference::Inspection;
 pub use steer::Terms;
 pub use survey::FlockSurvey;
@@ -82,6 +86,29 @@ pub struct Flock {
     /// Steps taken since the flock was made: with the seed and a boid's id, it picks the
     /// boid's random turn (`noise.rs`).
     ticks: u64,
+    /// Changes with every change to the boids' arrays (a step, new positions, boids added
+    /// or taken away): a step shared among workers is taken in only if the flock is still
+    /// the one it was handed out from (`flock/parts.rs`). Not part of a snapshot.
+    revision: u64,
+}
+
+/// The next state as a step writes it, slot by slot (`Flock::take_next`).
+struct Next {
+    positions: Vec<f32>,
+    velocities: Vec<f32>,
+    /// Neighbours heeded, per boid.
+    counts: Vec<u16>,
+    /// The strongest rule, per boid.
+    strongest: Vec<u8>,
+}
+
+/// What looking around cost, summed over the boids looked for.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Totals {
+    /// Neighbours heeded.
+    pub neighbours: u64,
+    /// Candidates examined.
+    pub examined: u64,
 }
 
 impl Flock {
@@ -321,60 +348,108 @@ impl Flock {
         }
     }
 
+    /// One step of `h` seconds, in the stages of a step: sort into cells, look around and
+    /// move (`advance`), then everything that follows the boids (`settle`). A step shared
+    /// among workers runs the same stages split (`flock/parts.rs`).
     fn substep(&mut self, h: f32) {
         if self.is_empty() {
             return;
         }
         self.sort_into_cells();
         let forces = self.forces();
-        let mut total_neighbours = 0u64;
-        let mut new_positions = std::mem::take(&mut self.positions);
-        let mut new_velocities = std::mem::take(&mut self.velocities);
+        let mut next = self.take_next();
+        let totals = self.advance(h, &forces, 0..self.walk_units(), &mut next);
+        self.settle(h, &forces, next, totals);
+    }
+
+    /// The buffers the next state is written into, taken from the flock (the old state is
+    /// in `sorted` by now): positions and velocities, and the per-boid readouts.
+    fn take_next(&mut self) -> Next {
+        let count = self.len();
+        let mut next = Next {
+            positions: std::mem::take(&mut self.positions),
+            velocities: std::mem::take(&mut self.velocities),
+            counts: std::mem::take(&mut self.neighbour_counts),
+            strongest: std::mem::take(&mut self.strongest),
+        };
+        next.counts.resize(count, 0);
+        next.strongest.resize(count, 0);
+        next
+    }
+
+    /// Looks around for every boid of the walk's `units` (`walk_units`: all of them, or a
+    /// worker's share) and writes its new position, velocity and readouts into `next`, at
+    /// its slot; the other slots are left as they were.
+    fn advance(&mut self, h: f32, forces: &Forces, units: Range<usize>, next: &mut Next) -> Totals {
+        let whole = units == (0..self.walk_units());
+        let mut neighbours = 0u64;
         // Only the rules and the edges: every boid moves afterwards, `WIDE` at a time
         // (`glide_all`), from what it saw. Else each moves as soon as it has looked around.
         let glides = !(forces.active || self.one_at_a_time);
         let mut sightings = std::mem::take(&mut self.sightings);
         if glides {
-            sightings.resize(new_positions.len() / 3);
+            sightings.resize(next.positions.len() / 3);
         }
-        // The new state is written in slot order, and so are these.
-        let count = new_positions.len() / 3;
-        let mut counts = std::mem::take(&mut self.neighbour_counts);
-        counts.resize(count, 0);
-        let mut strongest = std::mem::take(&mut self.strongest);
-        strongest.resize(count, 0);
+        let Next {
+            positions,
+            velocities,
+            counts,
+            strongest,
+        } = next;
         // One scan for both ways (one copy of it in the wasm module, not two), branching per
         // boid on a flag that never changes during the step.
-        let examined = self.scan_all(|flock, i, seen| {
-            total_neighbours += u64::from(seen.count);
+        let examined = self.scan_all(units.clone(), |flock, i, seen| {
+            neighbours += u64::from(seen.count);
             counts[i] = seen.count.min(u32::from(u16::MAX)) as u16;
             if glides {
                 sightings.record(i, seen);
             } else {
-                let (p, v, rule) = flock.integrate(i, seen, h, &forces);
-                new_positions[3 * i..3 * i + 3].copy_from_slice(&p);
-                new_velocities[3 * i..3 * i + 3].copy_from_slice(&v);
+                let (p, v, rule) = flock.integrate(i, seen, h, forces);
+                positions[3 * i..3 * i + 3].copy_from_slice(&p);
+                velocities[3 * i..3 * i + 3].copy_from_slice(&v);
                 strongest[i] = rule;
             }
         });
         if glides {
-            let glide = self.glide(h, &forces);
-            glide_all(
-                &self.sorted,
-                &sightings,
-                &glide,
-                &mut new_positions,
-                &mut new_velocities,
-                &mut strongest,
-            );
+            let glide = self.glide(h, forces);
+            let boids = positions.len() / 3;
+            let mut glide_run = |slots: Range<usize>| {
+                glide_all(
+                    &self.sorted,
+                    &sightings,
+                    &glide,
+                    slots,
+                    positions,
+                    velocities,
+                    strongest,
+                )
+            };
+            if whole {
+                glide_run(0..boids);
+            } else {
+                // A worker's share: its cells, one run of slots each (each lane moves on its
+                // own, so the runs move their boids bit for bit as the whole would).
+                for unit in units {
+                    self.unit_slots(unit, &mut glide_run);
+                }
+            }
         }
         self.sightings = sightings;
-        self.neighbour_counts = counts;
-        self.strongest = strongest;
+        Totals {
+            neighbours,
+            examined,
+        }
+    }
+
+    /// What follows the boids' move: the new state taken in, ids and species reordered
+    /// with their boids (the new state is in cell order), the noise's turn, the clock, the
+    /// figures, then the hawks and leaders.
+    fn settle(&mut self, h: f32, forces: &Forces, next: Next, totals: Totals) {
+        self.positions = next.positions;
+        self.velocities = next.velocities;
+        self.neighbour_counts = next.counts;
+        self.strongest = next.strongest;
         self.elapsed += f64::from(h);
-        self.positions = new_positions;
-        self.velocities = new_velocities;
-        // The new state is in cell order: ids and species follow their boids.
         let order = self.grid.order();
         self.ids_scratch.clear();
         self.ids_scratch
@@ -399,9 +474,10 @@ impl Flock {
             );
         }
         self.ticks += 1;
-        self.mean_neighbours = total_neighbours as f32 / self.len() as f32;
-        self.mean_candidates = examined as f32 / self.len() as f32;
-        self.move_hawks(h, &forces);
+        self.revision = self.revision.wrapping_add(1);
+        self.mean_neighbours = totals.neighbours as f32 / self.len() as f32;
+        self.mean_candidates = totals.examined as f32 / self.len() as f32;
+        self.move_hawks(h, forces);
         let (arena, flat, cruise) = (self.arena(), self.settings.flat, self.settings.speed);
         self.behaviours.move_leaders(h, arena, flat, cruise);
     }

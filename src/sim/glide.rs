@@ -9,7 +9,7 @@
 //! fallback (stopped, or thrown far outside the world) is finished one at a time by those
 //! same functions. `flock.rs` tests that both ways agree.
 
-use std::ops::{Add, BitAnd, BitOr, Div, Mul, Neg, Not, Sub};
+use std::ops::{Add, BitAnd, BitOr, Div, Mul, Neg, Not, Range, Sub};
 
 use glam::{BVec4A, Vec3, Vec4};
 
@@ -175,8 +175,10 @@ const SIGHTING: usize = 10;
 impl Sightings {
     /// Room for `boids` sightings (contents stale until `record`ed).
     pub fn resize(&mut self, boids: usize) {
+        // A run of slots may start anywhere (`glide_all`): its last group reads up to
+        // `WIDE` − 1 past the last boid.
         self.seen
-            .resize(boids.next_multiple_of(WIDE), [0.0; SIGHTING]);
+            .resize((boids + WIDE).next_multiple_of(WIDE), [0.0; SIGHTING]);
     }
 
     pub fn record(&mut self, slot: usize, seen: &Neighbourhood) {
@@ -380,20 +382,23 @@ fn strongest(separation: Lanes3, alignment: Lanes3, cohesion: Lanes3) -> Wide {
     rule
 }
 
-/// Writes the new position and velocity (xyz per boid) of every boid in `sorted`, in slot
-/// order, from what it saw, and which rule pushed it hardest (`strongest`, one per boid).
+/// Writes the new position and velocity (xyz per boid) of the boids in `slots` of
+/// `sorted` (all of them, or a worker's run), in slot order, from what each saw, and which
+/// rule pushed it hardest (`strongest`, one per boid). Each lane moves on its own: a run
+/// that starts mid-group moves its boids bit for bit as the whole would.
 pub fn glide_all(
     sorted: &Sorted,
     seen: &Sightings,
     glide: &Glide,
+    slots: Range<usize>,
     positions: &mut [f32],
     velocities: &mut [f32],
     strongest_rules: &mut [u8],
 ) {
-    let boids = positions.len() / 3;
+    let boids = slots.end;
     let h = Wide::splat(glide.h);
     let [ws, wa, wc] = glide.weights.map(Wide::splat);
-    for first in (0..boids).step_by(WIDE) {
+    for first in slots.step_by(WIDE) {
         let p = Lanes3::load([&sorted.x, &sorted.y, &sorted.z], first);
         let v = Lanes3::load([&sorted.vx, &sorted.vy, &sorted.vz], first);
         let wanted = seen.lanes(first, COUNT).cmpgt(Wide::ZERO);

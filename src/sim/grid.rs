@@ -190,6 +190,17 @@ impl Grid {
         self.cell_start[first] as usize..self.cell_start[last + 1] as usize
     }
 
+    /// How many boids the cells before cell `cell` hold (`cell_count()` for all of them).
+    pub fn slots_before(&self, cell: usize) -> usize {
+        self.cell_start[cell] as usize
+    }
+
+    /// Keeps the grid's buffers but takes `rows_per_cell` as the last step's rows (what the
+    /// next sort picks its rows from): a worker's copy of a flock, loaded from its head.
+    pub fn set_rows_per_cell(&mut self, rows_per_cell: usize) {
+        self.rows_per_cell = rows_per_cell;
+    }
+
     /// Sorted slots of one cell.
     pub fn slots_of(&self, cell: [usize; 3]) -> std::ops::Range<usize> {
         let c = self.cell_index(cell);

@@ -24,7 +24,10 @@ mod snapshot;
 
 pub use behaviours::Pulls;
 pub use behaviours::{LEADER_PACE, MAX_OBSTACLES, MAX_OBSTACLE_RADIUS, MIN_OBSTACLE_RADIUS};
-pub use flock::{Flock, FlockSurvey, Inspection, Terms, BENCH_DT, MAX_STEP, MAX_SUBSTEP};
+pub use flock::{
+    Flock, FlockSurvey, Inspection, PartState, Split, Terms, Totals, BENCH_DT, MAX_STEP,
+    MAX_SUBSTEP,
+};
 pub use limits::{
     FLEE_FORCE_FACTOR, MAX_SPEED_FACTOR, MIN_SPEED_FACTOR, OBSTACLE_CLEARANCE, PANIC_SPEED_FACTOR,
     SPEED_RESPONSE,

@@ -205,6 +205,7 @@ impl Flock {
                 s.speed = real;
                 // Everyone changes pace at once, so the flock keeps its shape.
                 self.velocities.iter_mut().for_each(|v| *v *= ratio);
+                self.touched();
             }
             Param::WorldSize => {
                 s.world_size = Some(real);

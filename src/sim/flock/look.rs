@@ -131,29 +131,68 @@ impl Flock {
         self.settings.species <= 1 || self.sorted.species[i] == self.sorted.species[j]
     }
 
-    /// Calls `visit(slot, neighbourhood)` for every boid in cell order, scanning the grid.
-    /// Returns how many candidates were examined in all.
-    pub(super) fn scan_all(&mut self, mut visit: impl FnMut(&Self, usize, &Neighbourhood)) -> u64 {
+    /// How many units the scan walks: columns of cells (`Scanner::scan_all`), or in
+    /// nearest-k mode cells, in the grid's order. A step split among workers hands each a
+    /// run of them (`flock/parts.rs`).
+    pub(super) fn walk_units(&self) -> usize {
+        let grid = &self.grid;
+        if self.settings.topological {
+            grid.cell_count()
+        } else {
+            grid.layers() * grid.dims()
+        }
+    }
+
+    /// Calls `found(slots)` for each cell of walk unit `unit` with boids in it, in the
+    /// order the scan visits them.
+    pub(super) fn unit_slots(&self, unit: usize, mut found: impl FnMut(std::ops::Range<usize>)) {
+        let grid = &self.grid;
+        if self.settings.topological {
+            found(grid.slots(unit, unit));
+            return;
+        }
+        let (z, x) = (unit / grid.dims(), unit % grid.dims());
+        for y in 0..grid.rows() {
+            let slots = grid.slots_of([x, y, z]);
+            if !slots.is_empty() {
+                found(slots);
+            }
+        }
+    }
+
+    /// Calls `visit(slot, neighbourhood)` for every boid of the walk's `units`
+    /// (`walk_units`), scanning the grid. Returns how many candidates were examined in all.
+    pub(super) fn scan_all(
+        &mut self,
+        units: std::ops::Range<usize>,
+        mut visit: impl FnMut(&Self, usize, &Neighbourhood),
+    ) -> u64 {
         let view = View::new(&self.settings, self.world);
         if self.settings.topological {
-            return self.scan_all_nearest(&view, visit);
+            return self.scan_all_nearest(&view, units, visit);
         }
         let mut scanner = std::mem::take(&mut self.scanner);
         let (wrap, species) = (self.settings.wrap, self.settings.species > 1);
-        let examined =
-            scanner.scan_all(&self.grid, &self.sorted, &view, wrap, species, |i, seen| {
-                visit(self, i, seen)
-            });
+        let examined = scanner.scan_all(
+            &self.grid,
+            &self.sorted,
+            &view,
+            wrap,
+            species,
+            units,
+            |i, seen| visit(self, i, seen),
+        );
         self.scanner = scanner;
         examined
     }
 
-    /// `scan_all` in nearest-k mode: each boid's k nearest, looked for first in the block of
-    /// cells around its own (built once per cell, as the radius scan does), then in growing
-    /// rings of cells if need be.
+    /// `scan_all` in nearest-k mode over the grid's `cells` (in index order): each boid's
+    /// k nearest, looked for first in the block of cells around its own (built once per
+    /// cell, as the radius scan does), then in growing rings of cells if need be.
     pub(super) fn scan_all_nearest(
         &mut self,
         view: &View,
+        cells: std::ops::Range<usize>,
         mut visit: impl FnMut(&Self, usize, &Neighbourhood),
     ) -> u64 {
         let mut spans = std::mem::take(&mut self.spans);
@@ -163,35 +202,32 @@ impl Flock {
         let rings_only = needs_nearest_image(&self.grid, wrap);
         let mut found = Nearest::new(self.settings.nearest_k);
         let mut examined = 0u64;
-        let (dims, rows, layers) = (self.grid.dims(), self.grid.rows(), self.grid.layers());
-        for z in 0..layers {
-            for y in 0..rows {
-                for x in 0..dims {
-                    let own = self.grid.slots_of([x, y, z]);
-                    if own.is_empty() {
-                        continue;
-                    }
-                    if !rings_only {
-                        neighbour_spans(&self.grid, [x, y, z], wrap, self.world, &mut spans);
-                    }
-                    for i in own {
-                        let seeker = self.seeker(i, view);
-                        examined += if rings_only {
-                            search.nearest(&seeker, &mut found)
-                        } else {
-                            search.nearest_around(&seeker, &spans, &mut found)
-                        } as u64;
-                        let seen = nearest::neighbourhood(
-                            i,
-                            &found,
-                            |j| self.sorted.velocity(j),
-                            |j| self.same_kind(i, j),
-                            |j| self.sorted.label[j] as usize,
-                            view.separation_squared,
-                        );
-                        visit(self, i, &seen);
-                    }
-                }
+        let (dims, rows) = (self.grid.dims(), self.grid.rows());
+        for cell in cells {
+            let (x, y, z) = (cell % dims, cell / dims % rows, cell / dims / rows);
+            let own = self.grid.slots_of([x, y, z]);
+            if own.is_empty() {
+                continue;
+            }
+            if !rings_only {
+                neighbour_spans(&self.grid, [x, y, z], wrap, self.world, &mut spans);
+            }
+            for i in own {
+                let seeker = self.seeker(i, view);
+                examined += if rings_only {
+                    search.nearest(&seeker, &mut found)
+                } else {
+                    search.nearest_around(&seeker, &spans, &mut found)
+                } as u64;
+                let seen = nearest::neighbourhood(
+                    i,
+                    &found,
+                    |j| self.sorted.velocity(j),
+                    |j| self.same_kind(i, j),
+                    |j| self.sorted.label[j] as usize,
+                    view.separation_squared,
+                );
+                visit(self, i, &seen);
             }
         }
         self.spans = spans;

@@ -65,6 +65,7 @@ impl Flock {
             strongest: Vec::new(),
             elapsed: 0.0,
             ticks: 0,
+            revision: 0,
         };
         flock.scatter(count);
         flock
@@ -105,6 +106,7 @@ impl Flock {
     /// Replaces the whole state (xyz per boid in each array). For lessons and tests that
     /// place boids by hand; non-finite values become 0 and positions are kept in the world.
     pub fn set_state(&mut self, positions: &[f32], velocities: &[f32]) {
+        self.touched();
         assert_eq!(
             positions.len(),
             velocities.len(),
@@ -124,6 +126,7 @@ impl Flock {
     /// Sets each boid's species (in the order of `positions()`); values past the number of
     /// species wrap around. For lessons and tests that place boids by hand.
     pub fn set_species(&mut self, species: &[u8]) {
+        self.touched();
         assert_eq!(species.len(), self.len(), "one species per boid");
         let kinds = self.settings.species.max(1);
         self.species.clear();
@@ -133,10 +136,17 @@ impl Flock {
 
     /// Deals the species out in turn (boids are in cell order, so neighbours differ).
     pub(super) fn assign_species(&mut self) {
+        self.touched();
         let kinds = self.settings.species.max(1);
         self.species.clear();
         self.species
             .extend((0..self.len()).map(|i| (i % kinds) as u8));
+    }
+
+    /// Marks the boids' arrays changed (`revision`): a step shared among workers from
+    /// before is not taken in.
+    pub(super) fn touched(&mut self) {
+        self.revision = self.revision.wrapping_add(1);
     }
 
     /// Scatters the flock afresh from its seed, keeping count and settings.
@@ -145,6 +155,7 @@ impl Flock {
     }
 
     pub(super) fn scatter(&mut self, count: usize) {
+        self.touched();
         self.rng = Rng::new(self.seed);
         self.positions.clear();
         self.velocities.clear();
@@ -256,6 +267,7 @@ impl Flock {
     /// obstacles keep their places relative to the centre, home; else they keep theirs,
     /// brought inside if need be.
     pub(super) fn recentre_world(&mut self, about_centre: bool) {
+        self.touched();
         let old = self.world;
         self.update_world();
         let new = self.world;
@@ -273,6 +285,7 @@ impl Flock {
     /// Moves every boid, hawk and obstacle by `shift` along each axis (but z in a flat
     /// world); hawks and obstacles are kept inside the world.
     fn shift_everything(&mut self, shift: f32) {
+        self.touched();
         let flat = self.settings.flat;
         let by = glam::Vec3::new(shift, shift, if flat { 0.0 } else { shift });
         for p in self.positions.chunks_exact_mut(3) {
@@ -294,6 +307,7 @@ impl Flock {
     /// When the world follows the count and so shrinks, the boids left outside it are the
     /// first to go, so that as few as possible have to be moved back in.
     pub fn set_count(&mut self, count: usize) {
+        self.touched();
         let current = self.len();
         // Under an open sky the world grows or shrinks about home, the flock with it.
         let shift = 0.5 * (self.target_world(count) - self.world);
@@ -343,6 +357,7 @@ impl Flock {
     /// Brings every boid back inside the world after it shrank (and into the plane z = 0
     /// in a flat world).
     pub(super) fn confine_all(&mut self) {
+        self.touched();
         let world = self.world;
         let wrap = self.settings.wrap;
         let flat = self.settings.flat;

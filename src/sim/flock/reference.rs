@@ -227,7 +227,7 @@ impl Flock {
         }
         self.sort_into_cells();
         let order = self.grid.order().to_vec();
-        self.scan_all(|flock, slot, seen| {
+        self.scan_all(0..self.walk_units(), |flock, slot, seen| {
             let p = flock.sorted.position(slot);
             let v = flock.sorted.velocity(slot);
             let boid = order[slot] as usize;

@@ -56,7 +56,14 @@ impl Flock {
     /// The flock's whole state as bytes (see the module's table): `from_snapshot` makes a
     /// flock that continues bit for bit as this one.
     pub fn snapshot(&self) -> Vec<u8> {
-        let mut out = Writer::new(BESIDE_BOIDS + self.len() * PER_BOID);
+        self.write_snapshot(true)
+    }
+
+    /// A snapshot, or without `boids` one of a flock of none with everything else this
+    /// one has (`step_head`: what a worker sharing a step needs besides the boids).
+    pub(super) fn write_snapshot(&self, boids: bool) -> Vec<u8> {
+        let count = if boids { self.len() } else { 0 };
+        let mut out = Writer::new(BESIDE_BOIDS + count * PER_BOID);
         for spec in PARAMS {
             if spec.param != Param::Count {
                 out.f64(self.parameter(spec.param));
@@ -71,13 +78,15 @@ impl Flock {
         out.f32(self.mean_candidates);
         // A grid never sorted has 0 rows, which the step reads as 1 (`scan_rows_per_cell`).
         out.u8(self.grid.rows_per_cell().max(1) as u8);
-        out.u32(self.len() as u32);
-        out.f32s(&self.positions);
-        out.f32s(&self.velocities);
-        out.u32s(&self.ids);
-        // With one species every boid's is 0: nothing to store.
-        if self.settings.species > 1 {
-            out.bytes(&self.species);
+        out.u32(count as u32);
+        if boids {
+            out.f32s(&self.positions);
+            out.f32s(&self.velocities);
+            out.u32s(&self.ids);
+            // With one species every boid's is 0: nothing to store.
+            if self.settings.species > 1 {
+                out.bytes(&self.species);
+            }
         }
         self.behaviours.write_snapshot(&mut out);
         out.finish()

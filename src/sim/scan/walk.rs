@@ -97,9 +97,14 @@ pub struct Scanner {
 }
 
 impl Scanner {
-    /// Calls `visit(slot, neighbourhood)` for every boid of `sorted` in cell order (sorted
-    /// by `grid`), as `view` sees. `wrap`: the world's edges wrap; `species`: more than one
-    /// species. Returns how many candidates were examined in all.
+    /// Calls `visit(slot, neighbourhood)` for every boid of `sorted` in the grid's
+    /// `columns` (sorted by `grid`; column `z * dims + x` is the cells `[x, 0..rows, z]`,
+    /// walked up y), as `view` sees. `wrap`: the world's edges wrap; `species`: more than
+    /// one species. Returns how many candidates were examined in all.
+    ///
+    /// Each column starts its windows afresh, so a column scans the same whoever walks it:
+    /// a step split into runs of columns (`flock/parts.rs`) sums bit for bit as one.
+    #[allow(clippy::too_many_arguments)]
     pub fn scan_all(
         &mut self,
         grid: &Grid,
@@ -107,9 +112,10 @@ impl Scanner {
         view: &View,
         wrap: bool,
         species: bool,
+        columns: Range<usize>,
         mut visit: impl FnMut(usize, &Neighbourhood),
     ) -> u64 {
-        let (dims, rows, layers) = (grid.dims(), grid.rows(), grid.layers());
+        let (dims, rows) = (grid.dims(), grid.rows());
         let nearest_image = needs_nearest_image(grid, wrap);
         let Scanner {
             spans,
@@ -120,51 +126,50 @@ impl Scanner {
         let mut examined = 0u64;
         // Up each column of cells along y, so that neighbouring cells share the slabs of
         // cells they both have around them (`Sorted::append_slab`).
-        for z in 0..layers {
-            for x in 0..dims {
-                let mut column = Column::default();
-                for y in 0..rows {
-                    let own = grid.slots_of([x, y, z]);
-                    if own.is_empty() {
-                        continue;
-                    }
-                    let cell = [x, y, z];
-                    let window = if nearest_image {
-                        nearby
-                            .boids
-                            .gather_around(sorted, grid, cell, edges, species);
-                        0..nearby.boids.count()
-                    } else {
-                        let up = (sorted, grid, [x, z], edges, species);
-                        column.window(y, nearby, slab_end, up)
-                    };
-                    examined += (window.len() * own.len()) as u64;
-                    let zone_window = window.clone();
-                    // Listed only when a boid has company at its very point.
-                    spans.clear();
-                    look_around_fast(
-                        own,
-                        sorted,
-                        nearby,
-                        window,
-                        view,
-                        nearest_image,
-                        species,
-                        |i, mut seen, piled, near| {
-                            if let Some(zone) = view.alignment_squared {
-                                let near = (near, zone_window.clone(), nearest_image);
-                                seen.sum_velocity = zone_sum(i, sorted, near, view, zone, species);
-                            }
-                            if piled {
-                                if spans.is_empty() {
-                                    neighbour_spans(grid, cell, wrap, view.world, spans);
-                                }
-                                push_apart_piled(i, spans, sorted, view, nearest_image, &mut seen);
-                            }
-                            visit(i, &seen);
-                        },
-                    );
+        for at in columns {
+            let (z, x) = (at / dims, at % dims);
+            let mut column = Column::default();
+            for y in 0..rows {
+                let own = grid.slots_of([x, y, z]);
+                if own.is_empty() {
+                    continue;
                 }
+                let cell = [x, y, z];
+                let window = if nearest_image {
+                    nearby
+                        .boids
+                        .gather_around(sorted, grid, cell, edges, species);
+                    0..nearby.boids.count()
+                } else {
+                    let up = (sorted, grid, [x, z], edges, species);
+                    column.window(y, nearby, slab_end, up)
+                };
+                examined += (window.len() * own.len()) as u64;
+                let zone_window = window.clone();
+                // Listed only when a boid has company at its very point.
+                spans.clear();
+                look_around_fast(
+                    own,
+                    sorted,
+                    nearby,
+                    window,
+                    view,
+                    nearest_image,
+                    species,
+                    |i, mut seen, piled, near| {
+                        if let Some(zone) = view.alignment_squared {
+                            let near = (near, zone_window.clone(), nearest_image);
+                            seen.sum_velocity = zone_sum(i, sorted, near, view, zone, species);
+                        }
+                        if piled {
+                            if spans.is_empty() {
+                                neighbour_spans(grid, cell, wrap, view.world, spans);
+                            }
+                            push_apart_piled(i, spans, sorted, view, nearest_image, &mut seen);
+                        }
+                        visit(i, &seen);
+                    },
+                );
             }
         }
         examined

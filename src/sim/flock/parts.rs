@@ -1,0 +1,277 @@
+//! A step shared among workers (`www/threads.js`). Each worker holds a copy of the flock,
+//! made afresh every step from the flock's head (its snapshot without the boids) and its
+//! boids' arrays; it sorts the same boids into the same cells, looks around for its share
+//! of the walk (`Split`) and moves those boids (`advance_part`). The flock then takes every
+//! share's new state in, slot by slot, and settles as a step of its own does
+//! (`finish_parts`).
+//!
+//! Bit for bit the step of one thread: every unit of the walk (a column of cells, or a cell
+//! in nearest-k mode) is scanned from scratch whoever scans it, every boid moves in its own
+//! lane, and the sums of neighbours and candidates are integers (`tests/parts.rs`).
+
+use std::ops::Range;
+
+use crate::sim::params::Param;
+use crate::sim::snapshot::SnapshotError;
+
+use super::{Flock, Totals, MAX_STEP, MAX_SUBSTEP};
+
+/// One share of a step split `parts` ways: share `part` (from 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Split {
+    pub part: usize,
+    pub parts: usize,
+}
+
+/// The new state of one share of a step (or of every share, end to end), in the order the
+/// walk visits its boids: positions and velocities (xyz each), neighbours heeded and the
+/// strongest rule (one each), and what looking around cost.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PartState {
+    /// Where this share starts among all the boids in the walk's order.
+    pub offset: usize,
+    pub positions: Vec<f32>,
+    pub velocities: Vec<f32>,
+    pub counts: Vec<u16>,
+    pub strongest: Vec<u8>,
+    pub totals: Totals,
+}
+
+impl PartState {
+    /// Boids in this share.
+    pub fn len(&self) -> usize {
+        self.counts.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.counts.is_empty()
+    }
+
+    /// Room for `count` boids (what the shares write end to end), from offset 0.
+    pub fn resize(&mut self, count: usize) {
+        self.offset = 0;
+        self.positions.resize(3 * count, 0.0);
+        self.velocities.resize(3 * count, 0.0);
+        self.counts.resize(count, 0);
+        self.strongest.resize(count, 0);
+    }
+
+    fn clear(&mut self) {
+        self.positions.clear();
+        self.velocities.clear();
+        self.counts.clear();
+        self.strongest.clear();
+        self.offset = 0;
+        self.totals = Totals::default();
+    }
+}
+
+/// The substep `Flock::step(dt)` takes when it takes one (`None` for a `dt` it splits into
+/// several, or ignores): a shared step is one substep, as the page's steps of 1/60 s are.
+pub fn single_substep(dt: f32) -> Option<f32> {
+    if !dt.is_finite() || dt <= 0.0 {
+        return None;
+    }
+    let dt = dt.min(MAX_STEP);
+    let substeps = (dt / MAX_SUBSTEP).ceil().max(1.0);
+    (substeps == 1.0).then_some(dt / substeps)
+}
+
+impl Flock {
+    /// What a worker needs besides the boids to step as this flock would: its snapshot
+    /// without the boids (`load_head`). A few hundred bytes.
+    pub fn step_head(&self) -> Vec<u8> {
+        self.write_snapshot(false)
+    }
+
+    /// Changes with every change to the boids' arrays: a shared step is taken in only if
+    /// it is unchanged since the step was handed out (`finish_parts` checks the count; the
+    /// page compares the head too).
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// Makes this (a worker's copy) the flock `head` describes (`step_head`), with `count`
+    /// boids whose positions, velocities and species the caller then writes
+    /// (`boids_mut`). The copy keeps its scratch from step to step. Refused, it is left as
+    /// it was.
+    pub fn load_head(&mut self, head: &[u8], count: usize) -> Result<(), SnapshotError> {
+        let most = Param::Count.spec().max as usize;
+        if count > most {
+            return Err(SnapshotError::TooMany {
+                what: "boids",
+                count,
+                most,
+            });
+        }
+        let mut fresh = Flock::from_snapshot(head)?;
+        // The copy's buffers, kept: a step at 100,000 boids would otherwise allocate and
+        // fill megabytes of scratch afresh.
+        let rows = fresh.grid.rows_per_cell();
+        fresh.grid = std::mem::take(&mut self.grid);
+        fresh.grid.set_rows_per_cell(rows);
+        fresh.sorted = std::mem::take(&mut self.sorted);
+        fresh.scanner = std::mem::take(&mut self.scanner);
+        fresh.spans = std::mem::take(&mut self.spans);
+        fresh.sightings = std::mem::take(&mut self.sightings);
+        fresh.positions = std::mem::take(&mut self.positions);
+        fresh.velocities = std::mem::take(&mut self.velocities);
+        fresh.species = std::mem::take(&mut self.species);
+        fresh.neighbour_counts = std::mem::take(&mut self.neighbour_counts);
+        fresh.strongest = std::mem::take(&mut self.strongest);
+        fresh.positions.resize(3 * count, 0.0);
+        fresh.velocities.resize(3 * count, 0.0);
+        fresh.species.resize(count, 0);
+        // Ids are the flock's business, not a worker's: only their number matters here.
+        fresh.ids.clear();
+        fresh.ids.extend(0..count as u32);
+        *self = fresh;
+        Ok(())
+    }
+
+    /// The boids' positions, velocities (xyz each) and species, to be written after
+    /// `load_head`: the flock's own, in its order.
+    pub fn boids_mut(&mut self) -> (&mut [f32], &mut [f32], &mut [u8]) {
+        (&mut self.positions, &mut self.velocities, &mut self.species)
+    }
+
+    /// Share `split` of one step of `dt` (a single substep: `single_substep`), written to
+    /// `out` in the walk's order. False, with nothing written, for a `dt` that is not one
+    /// substep or a split with no share `part`.
+    pub fn advance_part(&mut self, dt: f32, split: Split, out: &mut PartState) -> bool {
+        out.clear();
+        let Some(h) = single_substep(dt) else {
+            return false;
+        };
+        if split.part >= split.parts {
+            return false;
+        }
+        if self.is_empty() {
+            return true;
+        }
+        self.sort_into_cells();
+        let forces = self.forces();
+        let (units, offset) = self.share(split);
+        let mut next = self.take_next();
+        out.totals = self.advance(h, &forces, units.clone(), &mut next);
+        out.offset = offset;
+        for unit in units {
+            self.unit_slots(unit, |slots| {
+                let xyz = 3 * slots.start..3 * slots.end;
+                out.positions
+                    .extend_from_slice(&next.positions[xyz.clone()]);
+                out.velocities.extend_from_slice(&next.velocities[xyz]);
+                out.counts.extend_from_slice(&next.counts[slots.clone()]);
+                out.strongest.extend_from_slice(&next.strongest[slots]);
+            });
+        }
+        // Back as scratch: the next `load_head` writes the boids afresh.
+        self.positions = next.positions;
+        self.velocities = next.velocities;
+        self.neighbour_counts = next.counts;
+        self.strongest = next.strongest;
+        true
+    }
+
+    /// Takes in a step of `dt` shared among workers: `shares` holds every share's new
+    /// state end to end, in the walk's order (each at its `offset`), and their totals
+    /// summed. The flock sorts as each worker did, puts every boid's new state in its slot
+    /// and settles as its own step does: the same flock, bit for bit. False, the flock
+    /// untouched, when `dt` is not one substep or `shares` does not hold every boid.
+    pub fn finish_parts(&mut self, dt: f32, shares: &PartState) -> bool {
+        let Some(h) = single_substep(dt) else {
+            return false;
+        };
+        let count = self.len();
+        let whole = shares.len() == count
+            && shares.positions.len() == 3 * count
+            && shares.velocities.len() == 3 * count
+            && shares.strongest.len() == count;
+        if !whole {
+            return false;
+        }
+        if self.is_empty() {
+            return true;
+        }
+        self.sort_into_cells();
+        let forces = self.forces();
+        let mut next = self.take_next();
+        let mut at = 0;
+        for unit in 0..self.walk_units() {
+            self.unit_slots(unit, |slots| {
+                let taken = at..at + slots.len();
+                next.positions[3 * slots.start..3 * slots.end]
+                    .copy_from_slice(&shares.positions[3 * taken.start..3 * taken.end]);
+                next.velocities[3 * slots.start..3 * slots.end]
+                    .copy_from_slice(&shares.velocities[3 * taken.start..3 * taken.end]);
+                next.counts[slots.clone()].copy_from_slice(&shares.counts[taken.clone()]);
+                at += taken.len();
+                next.strongest[slots].copy_from_slice(&shares.strongest[taken]);
+            });
+        }
+        self.settle(h, &forces, next, shares.totals);
+        true
+    }
+
+    /// The walk's units of share `split` and how many boids the walk visits before them.
+    /// Shares are cut where the boids before them reach `part / parts` of all, at the
+    /// units' edges (between columns of cells; between cells in nearest-k mode).
+    fn share(&self, split: Split) -> (Range<usize>, usize) {
+        let count = self.len();
+        let edge = |part: usize| {
+            if part == 0 {
+                (0, 0)
+            } else if part >= split.parts {
+                (self.walk_units(), count)
+            } else {
+                self.first_edge_from(count * part / split.parts)
+            }
+        };
+        let (start, offset) = edge(split.part);
+        let (end, _) = edge(split.part + 1);
+        (start..end.max(start), offset)
+    }
+
+    /// The first edge between units with at least `boids` boids before it in the walk,
+    /// and how many there are: (the unit after the edge, the boids before it).
+    fn first_edge_from(&self, boids: usize) -> (usize, usize) {
+        let grid = &self.grid;
+        if self.settings.topological {
+            let cell = first_reaching(grid.cell_count(), boids, |c| grid.slots_before(c));
+            return (cell, grid.slots_before(cell));
+        }
+        // Layers of cells are runs of slots: the first layer edge with enough boids before
+        // it, then the columns of the layer before that edge, summed up y.
+        let per_layer = grid.rows() * grid.dims();
+        let layer_edge = first_reaching(grid.layers(), boids, |z| grid.slots_before(z * per_layer));
+        if layer_edge == 0 {
+            return (0, 0);
+        }
+        let z = layer_edge - 1;
+        let mut seen = grid.slots_before(z * per_layer);
+        for x in 0..grid.dims() {
+            if seen >= boids {
+                return (z * grid.dims() + x, seen);
+            }
+            seen += (0..grid.rows())
+                .map(|y| grid.slots_of([x, y, z]).len())
+                .sum::<usize>();
+        }
+        (layer_edge * grid.dims(), seen)
+    }
+}
+
+/// The first of edges `0..=edges` with at least `boids` before it, where `before` grows
+/// with the edge and reaches every boid at the last.
+fn first_reaching(edges: usize, boids: usize, before: impl Fn(usize) -> usize) -> usize {
+    let (mut low, mut high) = (0, edges);
+    while low < high {
+        let middle = (low + high) / 2;
+        if before(middle) < boids {
+            low = middle + 1;
+        } else {
+            high = middle;
+        }
+    }
+    low
+}

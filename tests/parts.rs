@@ -1,0 +1,300 @@
+//! A step shared among workers is the step of one thread, bit for bit (issue 30): in every
+//! mode, a flock stepped by `k` workers' copies (`load_head`, `advance_part`) and taken in
+//! by `finish_parts` is the flock stepped on its own, down to its snapshot's bytes, for
+//! `k` = 1, 2, 3 and 7 (shares cut mid-column, empty shares, more shares than layers).
+//!
+//! The same file runs natively and in both wasm builds (`scripts/test.sh`): the scan's
+//! lanes differ between them, and the claim is made for each.
+
+use boids::sim::{Flock, PartState, Settings, Split};
+use glam::Vec3;
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::{wasm_bindgen_test as test, wasm_bindgen_test_configure};
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test_configure!(run_in_browser);
+
+const STEP: f32 = 1.0 / 60.0;
+
+/// Every mode the step has a path for.
+fn modes() -> Vec<(&'static str, Flock)> {
+    let flock = |count, seed, settings| Flock::with_settings(count, Some(seed), settings);
+    let walled = Settings::walled;
+    let mut busy = flock(
+        700,
+        11,
+        Settings {
+            predators: 2,
+            leaders: 2,
+            species: 3,
+            wind_strength: 2.0,
+            field_of_view: 240.0,
+            ..walled()
+        },
+    );
+    busy.add_obstacle(Vec3::new(10.0, 10.0, 10.0), 3.0);
+    busy.set_pointer(Vec3::new(5.0, 2.0, 3.0), true);
+    let mut flat_busy = flock(
+        600,
+        12,
+        Settings {
+            flat: true,
+            predators: 1,
+            leaders: 1,
+            species: 2,
+            ..walled()
+        },
+    );
+    flat_busy.set_pointer(Vec3::new(5.0, 2.0, 0.0), false);
+    vec![
+        ("defaults: the open sky 3D", Flock::new(900, Some(7))),
+        ("walls 3D", flock(900, 7, walled())),
+        (
+            "wrap 3D",
+            flock(
+                900,
+                8,
+                Settings {
+                    wrap: true,
+                    ..walled()
+                },
+            ),
+        ),
+        (
+            "2D walls",
+            flock(
+                800,
+                9,
+                Settings {
+                    flat: true,
+                    ..walled()
+                },
+            ),
+        ),
+        (
+            "2D wrap, noise",
+            flock(
+                800,
+                10,
+                Settings {
+                    flat: true,
+                    wrap: true,
+                    noise: 1.0,
+                    ..walled()
+                },
+            ),
+        ),
+        (
+            "2D sky",
+            flock(
+                700,
+                13,
+                Settings {
+                    flat: true,
+                    ..Settings::default()
+                },
+            ),
+        ),
+        (
+            "nearest-k 3D",
+            flock(
+                600,
+                14,
+                Settings {
+                    topological: true,
+                    nearest_k: 7,
+                    ..walled()
+                },
+            ),
+        ),
+        (
+            "nearest-k 2D wrap",
+            flock(
+                600,
+                15,
+                Settings {
+                    topological: true,
+                    nearest_k: 5,
+                    flat: true,
+                    wrap: true,
+                    ..walled()
+                },
+            ),
+        ),
+        (
+            "alignment zone, species, noise",
+            flock(
+                700,
+                16,
+                Settings {
+                    alignment_radius: 2.0,
+                    species: 2,
+                    noise: 0.5,
+                    ..walled()
+                },
+            ),
+        ),
+        (
+            "a world a few cells wide (nearest images)",
+            flock(
+                300,
+                17,
+                Settings {
+                    wrap: true,
+                    world_size: Some(12.0),
+                    ..walled()
+                },
+            ),
+        ),
+        ("hawks, leaders, species, wind, obstacle, pointer", busy),
+        ("2D hawk, leader, species, pointer", flat_busy),
+    ]
+}
+
+/// Steps `flock` once as `workers` (copies kept from step to step) sharing the step.
+fn shared_step(flock: &mut Flock, workers: &mut [Flock]) {
+    let head = flock.step_head();
+    let count = flock.len();
+    let parts = workers.len();
+    let mut all = PartState::default();
+    all.resize(count);
+    for (part, worker) in workers.iter_mut().enumerate() {
+        worker.load_head(&head, count).expect("the head loads");
+        let (positions, velocities, species) = worker.boids_mut();
+        positions.copy_from_slice(flock.positions());
+        velocities.copy_from_slice(flock.velocities());
+        species.copy_from_slice(flock.species());
+        let mut share = PartState::default();
+        assert!(worker.advance_part(STEP, Split { part, parts }, &mut share));
+        let (at, n) = (share.offset, share.len());
+        all.positions[3 * at..3 * (at + n)].copy_from_slice(&share.positions);
+        all.velocities[3 * at..3 * (at + n)].copy_from_slice(&share.velocities);
+        all.counts[at..at + n].copy_from_slice(&share.counts);
+        all.strongest[at..at + n].copy_from_slice(&share.strongest);
+        all.totals.neighbours += share.totals.neighbours;
+        all.totals.examined += share.totals.examined;
+    }
+    assert!(flock.finish_parts(STEP, &all), "the shares hold every boid");
+}
+
+fn assert_same(name: &str, step: usize, alone: &Flock, shared: &Flock) {
+    let what = format!("{name}, step {step}");
+    assert_eq!(alone.positions(), shared.positions(), "{what}: positions");
+    assert_eq!(
+        alone.velocities(),
+        shared.velocities(),
+        "{what}: velocities"
+    );
+    assert_eq!(alone.ids(), shared.ids(), "{what}: ids");
+    assert_eq!(alone.species(), shared.species(), "{what}: species");
+    assert_eq!(
+        alone.neighbour_counts(),
+        shared.neighbour_counts(),
+        "{what}: neighbours"
+    );
+    assert_eq!(
+        alone.strongest_rules(),
+        shared.strongest_rules(),
+        "{what}: rules"
+    );
+    assert_eq!(
+        alone.mean_candidates().to_bits(),
+        shared.mean_candidates().to_bits(),
+        "{what}: candidates"
+    );
+    assert_eq!(alone.snapshot(), shared.snapshot(), "{what}: snapshot");
+}
+
+#[test]
+fn a_step_shared_among_workers_is_the_step_of_one_in_every_mode() {
+    for (name, start) in modes() {
+        for workers in [1, 2, 3, 7] {
+            let mut alone = start.clone();
+            let mut shared = start.clone();
+            let mut copies = vec![Flock::new(0, Some(0)); workers];
+            for step in 0..40 {
+                alone.step(STEP);
+                shared_step(&mut shared, &mut copies);
+                assert_same(&format!("{name}, {workers} workers"), step, &alone, &shared);
+            }
+            // The flock flew: a test of two frozen flocks would pass as well.
+            assert_ne!(alone.positions(), start.positions(), "{name}");
+            assert!(
+                alone.mean_neighbours() > 0.5,
+                "{name}: boids saw each other"
+            );
+        }
+    }
+}
+
+/// Shares cut the walk where they should: each is a run of the walk's order, the runs
+/// end to end from 0 hold every boid once, and no share is empty while another holds
+/// most of the flock (2 shares of a 3D flock are within a layer of half each).
+#[test]
+fn shares_hold_every_boid_once_and_about_equally() {
+    let mut flock = Flock::new(4000, Some(3));
+    for _ in 0..30 {
+        flock.step(STEP);
+    }
+    let head = flock.step_head();
+    for parts in [2, 3, 4] {
+        let mut next = 0;
+        let mut sizes = Vec::new();
+        for part in 0..parts {
+            let mut worker = Flock::new(0, Some(0));
+            worker.load_head(&head, flock.len()).unwrap();
+            let (p, v, _) = worker.boids_mut();
+            p.copy_from_slice(flock.positions());
+            v.copy_from_slice(flock.velocities());
+            let mut share = PartState::default();
+            assert!(worker.advance_part(STEP, Split { part, parts }, &mut share));
+            assert_eq!(
+                share.offset, next,
+                "{parts} shares: share {part} follows on"
+            );
+            next += share.len();
+            sizes.push(share.len());
+        }
+        assert_eq!(next, flock.len(), "{parts} shares hold every boid");
+        let fair = flock.len() / parts;
+        for size in &sizes {
+            assert!(
+                size.abs_diff(fair) < fair / 4,
+                "{parts} shares: {sizes:?} against {fair} each"
+            );
+        }
+    }
+}
+
+/// What is refused: a step of several substeps, a share past the last, shares that do
+/// not hold the flock (another count), a head that is not one; the flock untouched.
+#[test]
+fn what_cannot_be_a_shared_step_is_refused() {
+    let mut flock = Flock::new(300, Some(5));
+    flock.step(STEP);
+    let before = flock.snapshot();
+    let mut worker = Flock::new(0, Some(0));
+    let mut share = PartState::default();
+    worker.load_head(&flock.step_head(), flock.len()).unwrap();
+    assert!(!worker.advance_part(0.05, Split { part: 0, parts: 1 }, &mut share));
+    assert!(!worker.advance_part(STEP, Split { part: 2, parts: 2 }, &mut share));
+    assert!(!worker.advance_part(f32::NAN, Split { part: 0, parts: 1 }, &mut share));
+    let mut short = PartState::default();
+    short.resize(299);
+    assert!(!flock.finish_parts(STEP, &short));
+    assert!(!flock.finish_parts(0.05, &short));
+    assert_eq!(flock.snapshot(), before, "refused, the flock is untouched");
+    assert!(worker.load_head(b"BOID not a head", 10).is_err());
+    assert!(worker.load_head(&flock.step_head(), 1_000_000_000).is_err());
+    // A step, a change of count, new positions: each moves the revision the page checks.
+    let revision = flock.revision();
+    flock.step(STEP);
+    assert_ne!(flock.revision(), revision, "a step");
+    let revision = flock.revision();
+    flock.set_count(301);
+    assert_ne!(flock.revision(), revision, "a change of count");
+    let revision = flock.revision();
+    let (p, v) = (flock.positions().to_vec(), flock.velocities().to_vec());
+    flock.set_state(&p, &v);
+    assert_ne!(flock.revision(), revision, "new positions");
+}
