@@ -48,11 +48,14 @@ import { LOCK_OPTIONS, lockMethods } from './locks.js';
 import { SETTERS, eventMethods } from './events.js';
 import { PROMPT_ATTRIBUTES, showPrompts } from './prompts.js';
 import { TIMELINE_OPTIONS, timelineMethods } from './timeline.js';
+import { threadMethods } from './threads.js';
 
 /** Fixed simulation step, seconds: motion does not depend on the display's refresh rate. */
 const STEP = 1 / 60;
-/** At most this many steps per frame; a longer backlog is dropped, not caught up. */
+/** At most this many steps per frame (a 30 Hz display needs two); a longer backlog is dropped. */
 const MAX_STEPS_PER_FRAME = 4;
+/** A second step in one frame only while the frame's steps have taken less than this, ms. */
+const STEP_BUDGET_MS = 8;
 /** How often the readouts refresh, ms. */
 const READOUT_PERIOD = 500;
 
@@ -72,7 +75,7 @@ const reducedMotion = () => matchMedia('(prefers-reduced-motion: reduce)').match
 
 export class BoidsFlock extends HTMLElement {
   static get observedAttributes() {
-    return [...NAMES.attributes, ...OPTIONS, ...INSTRUMENT_OPTIONS, ...LOCK_OPTIONS, 'preset', 'contrast', 'camera', ...PROMPT_ATTRIBUTES, ...TIMELINE_OPTIONS];
+    return [...NAMES.attributes, ...OPTIONS, ...INSTRUMENT_OPTIONS, ...LOCK_OPTIONS, 'preset', 'contrast', 'camera', 'threads', ...PROMPT_ATTRIBUTES, ...TIMELINE_OPTIONS];
   }
 
   /** The parameter table this element was built from (`Flock.params()`). */
@@ -170,6 +173,10 @@ export class BoidsFlock extends HTMLElement {
     }
     if (name === 'timeline') {
       this.buildTimeline();
+      return;
+    }
+    if (name === 'threads') {
+      if (value === '1') this.stopPool(); // threads.js; any other value: shared where it pays
       return;
     }
     if (name === 'camera') {
@@ -272,6 +279,7 @@ export class BoidsFlock extends HTMLElement {
 
   teardown() {
     unregister(this);
+    this.stopPool(); // threads.js: its workers end with the element
     this.resizer?.disconnect();
     this.dropView({ lose: true });
     this.letGo(() => this.flock?.free());
@@ -366,6 +374,7 @@ export class BoidsFlock extends HTMLElement {
 
   setPaused(paused) {
     if (!paused) this.playedOnce = true;
+    if (paused) this.pool?.drop(); // a step out now would land on a flock the reader may change
     this.paused_ = paused;
     this.idle();
     this.showPaused();
@@ -418,6 +427,7 @@ export class BoidsFlock extends HTMLElement {
     this.last = null;
     this.backlog = 0;
     this.windowStart = null;
+    this.flown = this.owed = 0;
   }
 
   frame(now) {
@@ -428,16 +438,26 @@ export class BoidsFlock extends HTMLElement {
         const scale = this.timeScale ?? 1;
         const elapsed = this.last == null ? STEP * scale : Math.max(0, (now - this.last) / 1000) * scale;
         this.backlog = (this.backlog ?? 0) + elapsed;
-        let steps = 0;
+        this.owed = (this.owed ?? 0) + elapsed;
         const start = performance.now();
-        while (this.backlog >= STEP && steps < MAX_STEPS_PER_FRAME) {
-          this.keepHistory();
-          this.flock.step(STEP);
-          this.steps += 1;
-          this.backlog -= STEP;
-          steps += 1;
+        if (this.sharesSteps()) {
+          this.shareSteps(STEP); // threads.js: handed out to workers, taken in when they answer
+        } else {
+          // Steps owed, while they fit in the frame's budget: a flock that cannot keep up with
+          // the display flies slower than real time (the readout says so) rather than taking
+          // several slow steps a frame, which made frames at 100,000 boids 160 ms long.
+          let steps = 0;
+          while (this.backlog >= STEP && steps < MAX_STEPS_PER_FRAME && (steps === 0 || performance.now() - start < STEP_BUDGET_MS)) {
+            this.keepHistory();
+            this.flock.step(STEP);
+            this.steps += 1;
+            this.backlog -= STEP;
+            this.flown = (this.flown ?? 0) + STEP;
+            steps += 1;
+          }
         }
-        if (this.backlog >= STEP) this.backlog = 0; // too far behind: drop it rather than spiral
+        // Behind: what is owed beyond one step is let go (the clock runs slower), never caught up.
+        this.backlog = Math.min(this.backlog, STEP);
         this.simTime = (this.simTime ?? 0) + performance.now() - start;
       }
       this.last = now;
@@ -471,7 +491,14 @@ export class BoidsFlock extends HTMLElement {
       const format = (value, digits) =>
         new Intl.NumberFormat(this.lang_, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
       fps.textContent = format(rate, rate < 10 ? 1 : 0);
-      sim.textContent = `${format(this.simTime / this.frames, 2)} ${this.text.ui('ms')}`;
+      const ms = `${format(this.simTime / this.frames, 2)} ${this.text.ui('ms')}`;
+      // Slower than real time (the steps can't keep up): say how much, as "0.6× real time".
+      const pace = this.owed > 0 ? this.flown / this.owed : 1;
+      sim.textContent = pace < 0.95 ? `${ms} · ${this.text.ui('realTime').replace('{pace}', format(pace, 1))}` : ms;
+      if (this.threadsShown !== this.threads()) {
+        this.threadsShown = this.threads();
+        sim.title = this.threadsShown > 1 ? this.text.ui('threads').replace('{n}', this.threadsShown) : '';
+      }
     }
     this.showCount(); // the count may also change from the console or an embedding page
     this.showLegend(); // and so may the number of species
@@ -479,6 +506,7 @@ export class BoidsFlock extends HTMLElement {
     this.windowStart = now;
     this.frames = 0;
     this.simTime = 0;
+    this.flown = this.owed = 0;
   }
 }
 
@@ -494,6 +522,7 @@ Object.assign(
   contrastMethods,
   lockMethods,
   eventMethods,
+  threadMethods,
 );
 // `selectedId` is a getter: copied as a property, not as its value.
 Object.defineProperties(BoidsFlock.prototype, Object.getOwnPropertyDescriptors(instrumentMethods));

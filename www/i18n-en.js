@@ -184,6 +184,8 @@ const table = {
     sim: 'Sim',
     boids: 'Boids',
     ms: 'ms',
+    realTime: '{pace}× real time',
+    threads: 'threads stepping the flock: {n}',
     on: 'On',
     off: 'Off',
     canvas:

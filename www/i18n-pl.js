@@ -198,6 +198,8 @@ const table = {
     sim: 'Sym.',
     boids: 'Boidów',
     ms: 'ms',
+    realTime: '{pace}× czasu rzeczywistego',
+    threads: 'wątki liczące stado: {n}',
     on: 'Wł.',
     off: 'Wył.',
     canvas:

@@ -198,6 +198,8 @@ const table = {
     sim: 'Модель',
     boids: 'Боидов',
     ms: 'мс',
+    realTime: '{pace}× реального времени',
+    threads: 'потоков, считающих стаю: {n}',
     on: 'Вкл.',
     off: 'Выкл.',
     canvas:

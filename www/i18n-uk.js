@@ -198,6 +198,8 @@ const table = {
     sim: 'Модель',
     boids: 'Боїдів',
     ms: 'мс',
+    realTime: '{pace}× реального часу',
+    threads: 'потоків, що рахують зграю: {n}',
     on: 'Увімк.',
     off: 'Вимк.',
     canvas:

@@ -3,7 +3,7 @@
 // and the small helpers that tell a trap of the wasm module from an ordinary error.
 
 import init, { Flock, takePanic } from '../boids.js';
-import { patchedModule } from './wasm-patch.js';
+import { fetchBytes, patchedModule } from './wasm-patch.js';
 import { relaxedProbe } from './relaxed-simd.js';
 
 export { Flock, View, version } from '../boids.js';
@@ -59,6 +59,21 @@ try {
 } catch (error) {
   initError = error;
   console.error(error);
+}
+
+let forWorkers = null;
+
+/**
+ * The compiled module of the build that runs here, for workers that share its steps
+ * (threads.js): the same build, so that a shared step is this one bit for bit. Compiled once,
+ * when first asked for (a page that never shares a step never fetches it again).
+ */
+export function moduleForWorkers() {
+  forWorkers ??= (async () => {
+    const bytes = build === 'relaxed-simd' ? await patchedModule(BASE, RELAXED_PATCH) : await fetchBytes(BASE);
+    return WebAssembly.compile(bytes);
+  })();
+  return forWorkers;
 }
 
 /** The parameter table (`Flock.params()`), empty when the module did not load. */

@@ -17,6 +17,8 @@ pub struct Flock {
     /// number).
     pub(super) survey: Option<super::instruments::Surveying>,
     pub(super) surveys_begun: u32,
+    /// A step handed out to workers and not yet taken in (`share.rs`).
+    pub(super) sharing: super::share::Sharing,
 }
 
 /// The longest preset name `applyPreset` reads (the names are a few letters long).
@@ -30,6 +32,11 @@ impl Flock {
         &self.inner
     }
 
+    /// The simulation, to change (the bindings beside this one).
+    pub(super) fn sim_mut(&mut self) -> &mut sim::Flock {
+        &mut self.inner
+    }
+
     /// A small flock that JavaScript never sees: `start` hands it to `harden.js` to reach
     /// the class, then frees it.
     pub(super) fn placeholder() -> Flock {
@@ -37,6 +44,7 @@ impl Flock {
             inner: sim::Flock::new(Param::Count.spec().min as usize, Some(0)),
             survey: None,
             surveys_begun: 0,
+            sharing: Default::default(),
         }
     }
 
@@ -144,6 +152,7 @@ impl Flock {
             inner: sim::Flock::new(count as usize, seed),
             survey: None,
             surveys_begun: 0,
+            sharing: Default::default(),
         })
     }
 
@@ -386,6 +395,7 @@ impl Flock {
             inner: inner.map_err(|e| args::range_error(METHOD, &e.to_string()))?,
             survey: None,
             surveys_begun: 0,
+            sharing: Default::default(),
         })
     }
 }

@@ -18,6 +18,8 @@ mod inspector;
 #[cfg(not(feature = "worker"))]
 mod instruments;
 #[cfg(not(feature = "worker"))]
+mod share;
+#[cfg(not(feature = "worker"))]
 mod view;
 
 use std::cell::RefCell;
@@ -28,6 +30,8 @@ use wasm_bindgen::prelude::*;
 pub use experiment::Experiment;
 #[cfg(not(feature = "worker"))]
 pub use flock::Flock;
+#[cfg(not(feature = "worker"))]
+pub use share::FlockShare;
 #[cfg(not(feature = "worker"))]
 pub use view::View;
 

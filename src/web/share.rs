@@ -1,0 +1,248 @@
+//! The bindings of a step shared among workers (`www/threads.js`, `www/share-worker.js`;
+//! the simulation's side is `sim/flock/parts.rs`).
+//!
+//! The page's `Flock` hands a step out (`shareBegin`: its head; `shareViews`: its boids'
+//! arrays, which threads.js copies into `SharedArrayBuffer`s), each worker's `FlockShare`
+//! loads the head and the boids, steps its share and leaves its new state there, and the
+//! `Flock` takes every share in (`shareFinish`) — only if it is still the flock the step
+//! was handed out from: no setting, behaviour or boid changed meanwhile (else the caller
+//! steps on its own).
+//!
+//! The views into the module's memory are valid until the next call into the module that
+//! allocates: JavaScript copies through them at once, and never keeps them.
+
+use js_sys::{Array, Float32Array, Uint16Array, Uint8Array};
+use wasm_bindgen::prelude::*;
+
+use super::args::{number, range_error};
+use super::flock::Flock;
+use crate::sim::{self, PartState, Split, Totals};
+
+/// Most workers a step is shared among (threads.js caps lower).
+const MOST_PARTS: f64 = 64.0;
+
+/// A step handed out and not yet taken in: what the flock was.
+#[derive(Default)]
+pub struct Sharing {
+    handed: Option<Handed>,
+    /// Every share's new state, end to end, as threads.js writes it (`shareViews`).
+    shares: PartState,
+}
+
+struct Handed {
+    head: Vec<u8>,
+    revision: u64,
+    count: usize,
+}
+
+#[wasm_bindgen]
+impl Flock {
+    /// Hands a step out: the flock's head (`Uint8Array`, a few hundred bytes: everything
+    /// but the boids, which `shareViews` gives), remembered so that `shareFinish` takes the
+    /// shares in only if nothing changed meanwhile.
+    #[wasm_bindgen(js_name = shareBegin)]
+    pub fn share_begin(&mut self) -> Uint8Array {
+        let sim = self.sim();
+        let head = sim.step_head();
+        let handed = Handed {
+            revision: sim.revision(),
+            count: sim.len(),
+            head,
+        };
+        let bytes = Uint8Array::from(&handed.head[..]);
+        let count = handed.count;
+        self.sharing.shares.resize(count);
+        self.sharing.handed = Some(handed);
+        bytes
+    }
+
+    /// Views into the module's memory, to copy through at once: the boids' positions,
+    /// velocities (xyz each) and species as they are, then room for the shares' new
+    /// positions, velocities, neighbours heeded (`Uint16Array`) and strongest rules, for
+    /// the boids `shareBegin` handed out.
+    #[wasm_bindgen(js_name = shareViews)]
+    pub fn share_views(&self) -> Array {
+        let sim = self.sim();
+        let shares = &self.sharing.shares;
+        // SAFETY: views of memory the flock owns, read or written by JavaScript before any
+        // other call into the module (see the module's comment); nothing here allocates in
+        // the module between making them and returning.
+        unsafe {
+            views7([
+                Float32Array::view(sim.positions()).into(),
+                Float32Array::view(sim.velocities()).into(),
+                Uint8Array::view(sim.species()).into(),
+                Float32Array::view(&shares.positions).into(),
+                Float32Array::view(&shares.velocities).into(),
+                Uint16Array::view(&shares.counts).into(),
+                Uint8Array::view(&shares.strongest).into(),
+            ])
+        }
+    }
+
+    /// Takes in the step of `dt` the workers shared (written through `shareViews`), with
+    /// the neighbours and candidates they counted, summed. True when it was taken in; false
+    /// when the flock changed since `shareBegin` (a setting, a behaviour, the boids), when
+    /// there is no step handed out, or `dt` is not one substep: the flock is then as it
+    /// was, and the caller steps it on its own.
+    #[wasm_bindgen(js_name = shareFinish)]
+    pub fn share_finish(
+        &mut self,
+        dt: &JsValue,
+        neighbours: &JsValue,
+        examined: &JsValue,
+    ) -> Result<bool, JsValue> {
+        const METHOD: &str = "Flock.shareFinish";
+        let dt = number(METHOD, "dt", dt)?;
+        let totals = Totals {
+            neighbours: count(METHOD, "neighbours", neighbours)?,
+            examined: count(METHOD, "examined", examined)?,
+        };
+        let Some(handed) = self.sharing.handed.take() else {
+            return Ok(false);
+        };
+        let unchanged = {
+            let sim = self.sim();
+            sim.revision() == handed.revision
+                && sim.len() == handed.count
+                && sim.step_head() == handed.head
+        };
+        if !unchanged {
+            return Ok(false);
+        }
+        let mut shares = std::mem::take(&mut self.sharing.shares);
+        shares.totals = totals;
+        let taken = self.sim_mut().finish_parts(dt as f32, &shares);
+        self.sharing.shares = shares;
+        Ok(taken)
+    }
+}
+
+/// The seven views, as one array.
+fn views7(views: [JsValue; 7]) -> Array {
+    views.into_iter().collect()
+}
+
+/// A whole number of things counted, as JavaScript's numbers hold them exactly.
+fn count(method: &str, name: &str, value: &JsValue) -> Result<u64, JsValue> {
+    let value = number(method, name, value)?;
+    if !(0.0..=9_007_199_254_740_991.0).contains(&value) || value.fract() != 0.0 {
+        return Err(range_error(
+            method,
+            &format!("{name} must be a whole number from 0"),
+        ));
+    }
+    Ok(value as u64)
+}
+
+/// One worker's copy of the flock (`www/share-worker.js`): loads the head and the boids a
+/// step was handed out with, steps its share, and holds its new state for JavaScript to
+/// copy out. Its scratch stays from step to step.
+#[wasm_bindgen]
+pub struct FlockShare {
+    copy: sim::Flock,
+    out: PartState,
+}
+
+impl Default for FlockShare {
+    fn default() -> Self {
+        FlockShare {
+            copy: sim::Flock::new(0, Some(0)),
+            out: PartState::default(),
+        }
+    }
+}
+
+#[wasm_bindgen]
+impl FlockShare {
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> FlockShare {
+        FlockShare::default()
+    }
+
+    /// Loads the flock `head` describes (`Flock.shareBegin`) with `count` boids, whose
+    /// arrays `views` then gives to be written. A head that is not one is a `RangeError`.
+    pub fn load(&mut self, head: &[u8], count: &JsValue) -> Result<(), JsValue> {
+        const METHOD: &str = "FlockShare.load";
+        let count = number(METHOD, "count", count)?;
+        if !(0.0..=f64::from(u32::MAX)).contains(&count) {
+            return Err(range_error(METHOD, "count must be a number of boids"));
+        }
+        self.copy
+            .load_head(head, count as usize)
+            .map_err(|error| range_error(METHOD, &format!("not a flock's head: {error}")))
+    }
+
+    /// Views to copy through at once: the loaded boids' positions, velocities (xyz each)
+    /// and species, to write; then this share's new positions, velocities, neighbours
+    /// heeded and strongest rules, to read after `advance`.
+    pub fn views(&mut self) -> Array {
+        let out = &self.out;
+        let (positions, velocities, species) = self.copy.boids_mut();
+        // SAFETY: as `Flock.shareViews`.
+        unsafe {
+            views7([
+                Float32Array::view(positions).into(),
+                Float32Array::view(velocities).into(),
+                Uint8Array::view(species).into(),
+                Float32Array::view(&out.positions).into(),
+                Float32Array::view(&out.velocities).into(),
+                Uint16Array::view(&out.counts).into(),
+                Uint8Array::view(&out.strongest).into(),
+            ])
+        }
+    }
+
+    /// Steps share `part` of `parts` of the loaded flock by `dt` (one substep: 1/60 s or
+    /// less). A `RangeError` for a share that is not one or a `dt` the step would split.
+    pub fn advance(
+        &mut self,
+        dt: &JsValue,
+        part: &JsValue,
+        parts: &JsValue,
+    ) -> Result<(), JsValue> {
+        const METHOD: &str = "FlockShare.advance";
+        let dt = number(METHOD, "dt", dt)?;
+        let part = number(METHOD, "part", part)?;
+        let parts = number(METHOD, "parts", parts)?;
+        let whole = |n: f64| n.fract() == 0.0 && (0.0..=MOST_PARTS).contains(&n);
+        if !(whole(part) && whole(parts) && part < parts) {
+            return Err(range_error(
+                METHOD,
+                "part must be a whole number below parts (at most 64)",
+            ));
+        }
+        let split = Split {
+            part: part as usize,
+            parts: parts as usize,
+        };
+        if self.copy.advance_part(dt as f32, split, &mut self.out) {
+            Ok(())
+        } else {
+            Err(range_error(
+                METHOD,
+                "dt must be one substep: above 0, at most 1/60 s",
+            ))
+        }
+    }
+
+    /// Where this share's boids start among all of them, in the walk's order.
+    pub fn offset(&self) -> u32 {
+        self.out.offset as u32
+    }
+
+    /// Boids in this share.
+    pub fn length(&self) -> u32 {
+        self.out.len() as u32
+    }
+
+    /// Neighbours this share's boids heeded, summed.
+    pub fn neighbours(&self) -> f64 {
+        self.out.totals.neighbours as f64
+    }
+
+    /// Candidates this share's boids examined, summed.
+    pub fn examined(&self) -> f64 {
+        self.out.totals.examined as f64
+    }
+}

@@ -1,0 +1,219 @@
+// Steps shared among Web Workers (issue 30; www/threads.js, www/share-worker.js) in Chromium,
+// served cross-origin isolated as scripts/serve.sh serves:
+// - the pool's step is the step of one thread, bit for bit (the snapshot's bytes), with 1, 2
+//   and 3 workers, in every mode, in the build the page runs;
+// (The flocks are small and their canvases tiny: software WebGL draws 20,000 cones in
+// about 0.7 s a frame here.)
+// - <boids-flock> shares its steps from THREADS_FROM boids (threads() says how many), not
+//   below, not with threads="1", and not on a page that isn't isolated (no error, the same
+//   flock as one thread makes);
+// - a worker that fails to start leaves a working flock on one thread;
+// - a flock removed from the page ends its workers: 50 flocks added and removed leave none.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { serve, useDistAndBrowser, watchProblems } from './helpers.mjs';
+
+const BLANK = '<!doctype html><title>threads</title>';
+const HOST = (body) =>
+  `<!doctype html><title>threads</title><script type="module" src="/www/boids-embed.js"></script>${body}`;
+const env = useDistAndBrowser({
+  pages: {
+    '/test/blank.html': BLANK,
+    '/test/big.html': HOST('<boids-flock count="6000" seed="5" style="display:block;width:160px;height:120px"></boids-flock>'),
+    '/test/one.html': HOST('<boids-flock count="6000" seed="5" threads="1" style="display:block;width:160px;height:120px"></boids-flock>'),
+    '/test/small.html': HOST('<boids-flock count="1500" seed="5" style="display:block;width:160px;height:120px"></boids-flock>'),
+    '/test/many.html': HOST('<div id="room"></div>'),
+  },
+});
+
+/** Steps a flock of each mode `steps` times with a pool of `workers` and once on this thread; the snapshots' bytes compared in the page. */
+async function compareInPage(page, workers, steps) {
+  return page.evaluate(
+    async ({ workers, steps }) => {
+      const { Flock } = await import('/www/wasm-load.js');
+      const { SharePool } = await import('/www/threads.js');
+      const pool = new SharePool(workers);
+      await pool.start();
+      const modes = {
+        'defaults (open sky, 3D)': () => {},
+        'walls 3D': (f) => f.setSky(0),
+        'wrap 3D': (f) => f.setWrap(true),
+        '2D walls': (f) => (f.setSky(0), f.setFlat(1)),
+        '2D sky, noise': (f) => (f.setFlat(1), f.setNoise(1)),
+        'nearest-k 3D': (f) => (f.setSky(0), f.setTopological(1), f.setNearestK(7)),
+        'nearest-k 2D wrap': (f) => (f.setFlat(1), f.setWrap(true), f.setTopological(1)),
+        'species, alignment zone': (f) => (f.setSpeciesCount(3), f.setAlignmentRadius(2)),
+        'hawks, leaders, obstacle, pointer, wind': (f) => {
+          f.setSky(0);
+          f.setPredators(2);
+          f.setLeaders(1);
+          f.setWindStrength(2);
+          f.addObstacle(10, 10, 10, 3);
+          f.setPointer(5, 5, 5, true);
+        },
+      };
+      const differences = [];
+      let shared = 0;
+      for (const [name, setup] of Object.entries(modes)) {
+        const alone = new Flock(3000, 9);
+        const together = new Flock(3000, 9);
+        setup(alone);
+        setup(together);
+        for (let step = 0; step < steps; step++) {
+          alone.step(1 / 60);
+          const ready = new Promise((resolve) => (pool.onReady = resolve));
+          pool.begin(together, 1 / 60);
+          await ready;
+          if (pool.finish(together)) shared += 1;
+        }
+        const [a, b] = [alone.snapshot(), together.snapshot()];
+        const same = a.length === b.length && a.every((byte, i) => byte === b[i]);
+        if (!same) differences.push(name);
+        if (alone.meanNeighbours() < 1) differences.push(`${name}: nobody saw anybody`);
+        alone.free();
+        together.free();
+      }
+      pool.stop();
+      return { differences, shared, modes: Object.keys(modes).length };
+    },
+    { workers, steps },
+  );
+}
+
+test('a step shared among 1, 2 or 3 workers is the step of one thread, in every mode', async () => {
+  const page = await env.browser.newPage();
+  const { problems, pageErrors } = watchProblems(page);
+  await page.goto(`${env.server.url}test/blank.html`);
+  assert.equal(await page.evaluate(() => crossOriginIsolated), true, 'the tests serve as scripts/serve.sh does');
+  for (const workers of [1, 2, 3]) {
+    const result = await compareInPage(page, workers, 12);
+    assert.deepEqual(result.differences, [], `${workers} workers`);
+    assert.equal(result.shared, 12 * result.modes, `${workers} workers: every step was shared and taken in`);
+  }
+  assert.deepEqual([...problems, ...pageErrors], []);
+  await page.close();
+});
+
+/** The element on `page` once it runs: how many threads, steps taken, its snapshot after `steps` more. */
+async function runElement(page, { steps = 12 } = {}) {
+  await page.waitForFunction(() => document.querySelector('boids-flock')?.dataset.state === 'running', null, { timeout: 60_000 });
+  return page.evaluate(async (steps) => {
+    const el = document.querySelector('boids-flock');
+    // The pool starts on the first frames; steps are shared once its workers have answered.
+    const deadline = performance.now() + 60_000;
+    while (el.steps < steps && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    return { threads: el.threads(), steps: el.steps, isolated: crossOriginIsolated, workers: el.pool?.workers.length ?? 0 };
+  }, steps);
+}
+
+test('<boids-flock> shares its steps from THREADS_FROM boids, not below, not with threads="1"', async () => {
+  const cores = await (async () => {
+    const page = await env.browser.newPage();
+    await page.goto(`${env.server.url}test/blank.html`);
+    const n = await page.evaluate(() => navigator.hardwareConcurrency);
+    await page.close();
+    return n;
+  })();
+  const expected = Math.min(8, cores);
+  for (const [name, threads] of [
+    ['big', expected > 1 ? expected : 1],
+    ['one', 1],
+    ['small', 1],
+  ]) {
+    const page = await env.browser.newPage();
+    const { problems, pageErrors } = watchProblems(page);
+    await page.goto(`${env.server.url}test/${name}.html`);
+    const run = await runElement(page);
+    assert.equal(run.isolated, true);
+    assert.equal(run.threads, threads, `${name}: threads()`);
+    assert.ok(run.steps >= 12, `${name}: the flock flew (${run.steps} steps)`);
+    assert.equal(page.workers().length, threads > 1 ? threads : 0, `${name}: workers alive`);
+    assert.deepEqual([...problems, ...pageErrors], [], name);
+    await page.close();
+  }
+});
+
+test('a page that is not cross-origin isolated steps on one thread, silently, the same flock', async () => {
+  const plain = await serve({ isolated: false, pages: { '/test/big.html': HOST('<boids-flock count="6000" seed="5" paused style="display:block;width:160px;height:120px"></boids-flock>') } });
+  try {
+    const snapshots = [];
+    for (const url of [`${plain.url}test/big.html`, `${env.server.url}test/big.html?x`]) {
+      const page = await env.browser.newPage();
+      const { problems, pageErrors } = watchProblems(page);
+      await page.goto(url.replace('?x', ''));
+      await page.waitForFunction(() => document.querySelector('boids-flock')?.dataset.state === 'running' || document.querySelector('boids-flock')?.flock);
+      // Paused: the Step button's steps, the same 20 wherever they run.
+      const result = await page.evaluate(async () => {
+        const el = document.querySelector('boids-flock');
+        for (let i = 0; i < 20; i++) el.step();
+        return { isolated: crossOriginIsolated, threads: el.threads(), snapshot: Array.from(el.flock.snapshot()) };
+      });
+      assert.deepEqual([...problems, ...pageErrors], [], url);
+      snapshots.push(result);
+    }
+    assert.equal(snapshots[0].isolated, false);
+    assert.equal(snapshots[0].threads, 1, 'not isolated: one thread');
+    assert.deepEqual(snapshots[0].snapshot, snapshots[1].snapshot, 'the same flock');
+  } finally {
+    await plain.close();
+  }
+});
+
+test('a worker that fails to start leaves a working flock on one thread', async () => {
+  const broken = await serve({
+    pages: {
+      '/test/big.html': HOST('<boids-flock count="6000" seed="5" style="display:block;width:160px;height:120px"></boids-flock>'),
+      '/www/share-worker.js': 'throw new Error("this worker does not start");',
+    },
+  });
+  try {
+    const page = await env.browser.newPage();
+    const { pageErrors } = watchProblems(page);
+    const warnings = [];
+    page.on('console', (message) => message.type() === 'warning' && warnings.push(message.text()));
+    await page.goto(`${broken.url}test/big.html`);
+    const run = await runElement(page, { steps: 12 });
+    assert.equal(run.threads, 1);
+    assert.ok(run.steps >= 12, `it flew on one thread (${run.steps} steps)`);
+    assert.equal(run.workers, 0);
+    assert.deepEqual(pageErrors, []);
+    assert.ok(warnings.some((w) => /one thread/.test(w)), `it says why: ${warnings}`);
+    assert.equal(await page.evaluate(() => document.querySelector('boids-flock').dataset.state), 'running');
+    await page.close();
+  } finally {
+    await broken.close();
+  }
+});
+
+test('50 flocks added and removed leave no worker behind', async () => {
+  const page = await env.browser.newPage();
+  const { problems, pageErrors } = watchProblems(page);
+  let created = 0;
+  page.on('worker', () => (created += 1));
+  await page.goto(`${env.server.url}test/many.html`);
+  for (let cycle = 0; cycle < 50; cycle++) {
+    await page.evaluate(async (cycle) => {
+      await customElements.whenDefined('boids-flock');
+      const room = document.getElementById('room');
+      const el = document.createElement('boids-flock');
+      el.setAttribute('count', '6000');
+      el.style.cssText = 'display:block;width:160px;height:120px';
+      room.append(el);
+      // Until its workers are made; every tenth flock until they step it, and the others
+      // are removed while their workers start, or before a frame made them.
+      const started = cycle % 10 === 0 ? () => el.threads() > 1 : () => el.pool?.workers.length > 0;
+      const deadline = performance.now() + (cycle % 10 === 9 ? 0 : 8000);
+      while (!started() && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      el.remove();
+    }, cycle);
+  }
+  // Terminated workers leave Playwright's list when their close event arrives.
+  await page.waitForFunction(() => true);
+  const deadline = Date.now() + 10_000;
+  while (page.workers().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  assert.ok(created >= 10, `the flocks made workers (${created} in all)`);
+  assert.equal(page.workers().length, 0, 'no worker left');
+  assert.deepEqual([...problems, ...pageErrors], []);
+  await page.close();
+});

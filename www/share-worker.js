@@ -1,0 +1,43 @@
+// One worker of a step shared among workers (threads.js). It runs its own instance of the
+// page's wasm module (the same build, posted compiled), holds a `FlockShare`, and for each
+// step copies the boids in from the SharedArrayBuffers, steps its share and copies its
+// share's new state out, then answers. It never blocks: a message is a step.
+
+import { initSync, FlockShare } from '../boids.js';
+
+let share = null;
+let shared = null; // { control, positions, velocities, species, outPositions, outVelocities, counts, strongest }
+
+function step({ head, count, dt, part, parts }) {
+  share.load(head, count);
+  let [positions, velocities, species] = share.views();
+  positions.set(shared.positions.subarray(0, 3 * count));
+  velocities.set(shared.velocities.subarray(0, 3 * count));
+  species.set(shared.species.subarray(0, count));
+  share.advance(dt, part, parts);
+  const [, , , newPositions, newVelocities, counts, strongest] = share.views();
+  const at = share.offset();
+  shared.outPositions.set(newPositions, 3 * at);
+  shared.outVelocities.set(newVelocities, 3 * at);
+  shared.counts.set(counts, at);
+  shared.strongest.set(strongest, at);
+  // Written before it is counted: the page reads the shares once every worker is counted.
+  Atomics.add(shared.control, 0, 1);
+  return { neighbours: share.neighbours(), examined: share.examined() };
+}
+
+self.onmessage = ({ data }) => {
+  try {
+    if (data.module) {
+      initSync({ module: data.module });
+      share = new FlockShare();
+      self.postMessage({ ready: true });
+    } else if (data.shared) {
+      shared = data.shared;
+    } else if (data.step) {
+      self.postMessage({ generation: data.generation, ...step(data.step) });
+    }
+  } catch (error) {
+    self.postMessage({ generation: data.generation, error: String(error?.message ?? error) });
+  }
+};

@@ -1,0 +1,270 @@
+// Steps shared among Web Workers (issue 30). Each worker runs its own instance of the page's
+// wasm module (share-worker.js); the boids' arrays travel through SharedArrayBuffers, which a
+// page has only when it is cross-origin isolated (COOP and COEP: docs/page.md). A step is
+// handed out (`Flock.shareBegin`), each worker steps its share of the grid's columns, and the
+// flock takes the shares in (`Flock.shareFinish`): the same flock, bit for bit, as a step on
+// one thread (tests/parts.rs), so links, lessons and tests don't depend on the cores.
+//
+// The page's thread never waits: it hands a step out and draws; the workers' answers come
+// as messages, and the step is taken in when the last arrives (and the next one handed out
+// if the clock owes one), else at the next frame.
+
+import { moduleForWorkers } from './wasm-load.js';
+
+/**
+ * Fewer boids than this step on the page's own thread: handing out and taking in a step
+ * costs about 0.3 ms plus two copies of the boids, which a small flock's whole step (1,500
+ * boids: about 0.5 ms) does not repay. Measured crossover: docs/performance.md.
+ */
+export const THREADS_FROM = 5000;
+/** Most workers, whatever the cores: past memory bandwidth more only cost copies. */
+const MOST_WORKERS = 8;
+/** A pool whose workers have not all answered by then did not start: the flock stays on one thread. */
+const START_TIMEOUT_MS = 10_000;
+
+/** Whether this page may share steps: cross-origin isolated, with SharedArrayBuffer and Atomics. */
+export function threadsPossible() {
+  return globalThis.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function' && typeof Atomics === 'object';
+}
+
+/** Workers for this machine: its cores, capped; 1 means sharing would gain nothing. */
+export function coresToUse() {
+  return Math.max(1, Math.min(MOST_WORKERS, Math.floor(navigator.hardwareConcurrency) || 1));
+}
+
+/** `count` workers that share steps; `start()` before use, `stop()` when done. */
+export class SharePool {
+  constructor(count) {
+    this.count = count;
+    this.workers = [];
+    this.capacity = 0;
+    this.shared = null;
+    /** The step handed out: { generation, dt, boids, answers, neighbours, examined, ready, dropped }. */
+    this.inFlight = null;
+    this.generation = 0;
+    this.failure = null;
+    this.onReady = null;
+  }
+
+  /** Starts the workers; rejects (and stops them) if one fails or they take too long. */
+  async start() {
+    try {
+      const module = await moduleForWorkers();
+      if (this.stopped) throw new Error('stopped before it started');
+      const url = new URL('./share-worker.js', import.meta.url);
+      const started = [];
+      for (let i = 0; i < this.count; i++) {
+        const worker = new Worker(url, { type: 'module', name: `boids step ${i + 1}/${this.count}` });
+        this.workers.push(worker);
+        started.push(
+          new Promise((resolve, reject) => {
+            worker.onmessage = ({ data }) => (data.ready ? resolve() : reject(new Error(data.error)));
+            worker.onerror = (event) => reject(new Error(event.message || 'a worker did not start'));
+          }),
+        );
+        worker.postMessage({ module });
+      }
+      let timer;
+      const late = new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`workers did not start in ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);
+      });
+      await Promise.race([Promise.all(started), late]).finally(() => clearTimeout(timer));
+      for (const worker of this.workers) {
+        worker.onmessage = ({ data }) => this.answered(data);
+        worker.onerror = (event) => this.broke(event.message || 'a worker failed');
+      }
+    } catch (error) {
+      this.stop();
+      throw error;
+    }
+  }
+
+  stop() {
+    this.stopped = true;
+    for (const worker of this.workers) worker.terminate();
+    this.workers = [];
+    this.inFlight = null;
+  }
+
+  /** Whether a step is out (answered or not). */
+  get busy() {
+    return this.inFlight !== null;
+  }
+
+  /** Whether the step out has every answer and can be taken in. */
+  get ready() {
+    return Boolean(this.inFlight?.ready && !this.inFlight.dropped);
+  }
+
+  /** Room for `boids` in the shared arrays; a larger flock gets new ones, told to the workers. */
+  reserve(boids) {
+    if (boids <= this.capacity) return;
+    const capacity = Math.max(boids, Math.ceil(this.capacity * 1.25));
+    const floats = () => new Float32Array(new SharedArrayBuffer(12 * capacity));
+    this.shared = {
+      control: new Int32Array(new SharedArrayBuffer(4)),
+      positions: floats(),
+      velocities: floats(),
+      species: new Uint8Array(new SharedArrayBuffer(capacity)),
+      outPositions: floats(),
+      outVelocities: floats(),
+      counts: new Uint16Array(new SharedArrayBuffer(2 * capacity)),
+      strongest: new Uint8Array(new SharedArrayBuffer(capacity)),
+    };
+    this.capacity = capacity;
+    for (const worker of this.workers) worker.postMessage({ shared: this.shared });
+  }
+
+  /** Hands a step of `dt` of `flock` out; `onReady` is called when every share is in. */
+  begin(flock, dt) {
+    const head = flock.shareBegin();
+    let [positions, velocities, species] = flock.shareViews();
+    const boids = species.length;
+    this.reserve(boids); // JavaScript's memory only: the views stay valid
+    this.shared.positions.set(positions);
+    this.shared.velocities.set(velocities);
+    this.shared.species.set(species);
+    positions = velocities = species = null; // never kept past a call into the module
+    Atomics.store(this.shared.control, 0, 0);
+    const generation = ++this.generation;
+    this.inFlight = { generation, dt, boids, answers: 0, neighbours: 0, examined: 0, ready: false, dropped: false };
+    this.workers.forEach((worker, part) =>
+      worker.postMessage({ generation, step: { head, count: boids, dt, part, parts: this.count } }),
+    );
+  }
+
+  /** Forgets the step out (the flock changed, or stopped); its answers are still awaited. */
+  drop() {
+    if (this.inFlight?.ready) this.inFlight = null;
+    else if (this.inFlight) this.inFlight.dropped = true;
+  }
+
+  answered(data) {
+    const step = this.inFlight;
+    if (!step || data.generation !== step.generation) return;
+    if (data.error) {
+      this.broke(data.error);
+      return;
+    }
+    step.answers += 1;
+    step.neighbours += data.neighbours;
+    step.examined += data.examined;
+    if (step.answers < this.count) return;
+    if (Atomics.load(this.shared.control, 0) !== this.count) {
+      this.broke('a share was answered but not written');
+      return;
+    }
+    if (step.dropped) {
+      this.inFlight = null;
+      return;
+    }
+    step.ready = true;
+    this.onReady?.();
+  }
+
+  broke(reason) {
+    this.failure = new Error(`a shared step failed: ${reason}`);
+    this.stop();
+    this.onFailure?.(this.failure);
+  }
+
+  /** Takes the step in: true if the flock took it, false if it changed since (then nothing changed). */
+  finish(flock) {
+    const step = this.inFlight;
+    this.inFlight = null;
+    const [, , , positions, velocities, counts, strongest] = flock.shareViews();
+    if (counts.length !== step.boids) return false;
+    const { shared } = this;
+    positions.set(shared.outPositions.subarray(0, 3 * step.boids));
+    velocities.set(shared.outVelocities.subarray(0, 3 * step.boids));
+    counts.set(shared.counts.subarray(0, step.boids));
+    strongest.set(shared.strongest.subarray(0, step.boids));
+    return flock.shareFinish(step.dt, step.neighbours, step.examined);
+  }
+}
+
+/**
+ * The element's side (mixed into <boids-flock>): whether its steps are shared, the pool's
+ * life, and a shared step in the frame. `threads="1"` (or `?threads=1` where the element reads
+ * the URL) keeps it on one thread.
+ */
+export const threadMethods = {
+  /** How many threads step this flock now: the workers sharing its steps, or 1. */
+  threads() {
+    return this.sharesSteps() ? this.pool.count : 1;
+  },
+
+  /** Whether steps are shared now, starting the pool when they should be and are not yet. */
+  sharesSteps() {
+    const wanted =
+      this.flock &&
+      this.getAttribute('threads') !== '1' &&
+      this.url?.get('threads') !== '1' &&
+      !this.threadsFailed &&
+      threadsPossible() &&
+      coresToUse() > 1 &&
+      this.flock.count() >= THREADS_FROM;
+    if (!wanted) {
+      if (this.pool?.busy) this.pool.drop();
+      return false;
+    }
+    if (!this.pool) this.startPool();
+    return Boolean(this.pool?.workers.length && !this.pool.starting);
+  },
+
+  startPool() {
+    const pool = new SharePool(coresToUse());
+    pool.starting = true;
+    pool.onReady = () => this.sharedStepReady();
+    pool.onFailure = (error) => this.threadsFailedWith(error);
+    this.pool = pool;
+    pool.start().then(
+      () => {
+        pool.starting = false;
+        if (this.pool !== pool) pool.stop(); // torn down meanwhile
+      },
+      (error) => {
+        if (this.pool === pool) this.threadsFailedWith(error); // else torn down meanwhile: nothing to say
+      },
+    );
+  },
+
+  /** Workers that fail leave the flock on one thread, as a page that isn't isolated has it. */
+  threadsFailedWith(error) {
+    console.warn(`boids: workers could not share the steps (${error.message ?? error}); stepping on one thread`);
+    this.threadsFailed = true;
+    this.pool?.stop();
+    this.pool = null;
+  },
+
+  stopPool() {
+    this.pool?.stop();
+    this.pool = null;
+  },
+
+  /** In a frame: takes a step in that is ready, hands the next out if one is owed. */
+  shareSteps(step) {
+    this.sharedStep = step;
+    if (this.pool.ready) this.takeSharedStep(step);
+    if (!this.pool.busy && this.backlog >= step) {
+      this.keepHistory();
+      this.pool.begin(this.flock, step);
+    }
+  },
+
+  takeSharedStep(step) {
+    // The flock changed while the step was out (a slider, the pointer): this step on this thread.
+    if (!this.pool.finish(this.flock)) this.flock.step(step);
+    this.steps += 1;
+    this.backlog = Math.max(0, this.backlog - step);
+    this.flown = (this.flown ?? 0) + step;
+  },
+
+  /** The last share came in between frames: taken in at once, and the next handed out if owed. */
+  sharedStepReady() {
+    if (!this.active() || this.paused_ || this.momentPending || !this.pool) return; // the next frame's
+    const start = performance.now();
+    this.shareSteps(this.sharedStep);
+    this.simTime = (this.simTime ?? 0) + performance.now() - start;
+  },
+};
