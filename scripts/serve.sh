@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the boids demo and serves it on http://127.0.0.1:8080 (trunk serve, rebuilds on
 # change). Installs missing tools first (scripts/setup.sh). Extra arguments go to trunk,
-# e.g. `bash scripts/serve.sh --release`.
+# e.g. `bash scripts/serve.sh --release`. Every response carries COOP and COEP (Trunk.toml's
+# [serve] headers): the page is cross-origin isolated, as threads need (docs/page.md).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 

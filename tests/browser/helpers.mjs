@@ -41,11 +41,16 @@ const MIME = {
  * The tests' one static server, on 127.0.0.1:<random port>: the files of `root` (dist/ by
  * default; null: `pages` only) and in-memory `pages` ({ '/test/x.html': text }). `csp` adds a
  * Content-Security-Policy header to every response; `cors` adds
- * `Access-Control-Allow-Origin: *`, as CDNs that serve npm packages do. Records every request
- * as { path, status } (not the browser's own /favicon.ico, answered 204 when there is no such
- * file). Returns { url, origin, requests, close }; `url` ends with `/`.
+ * `Access-Control-Allow-Origin: *`, as CDNs that serve npm packages do. `isolated` (the
+ * default, as `trunk serve` and scripts/serve.sh serve: Trunk.toml) makes its pages
+ * cross-origin isolated, as the threaded step needs (issue 30): COOP `same-origin` and COEP
+ * `require-corp` on every response, and CORP `cross-origin`, so that a test's page on another
+ * of these servers (another origin) may still embed what this one serves; `isolated: false`
+ * is a static host that sends none of them (GitHub Pages, a teacher's page). Records every
+ * request as { path, status } (not the browser's own /favicon.ico, answered 204 when there is
+ * no such file). Returns { url, origin, requests, close }; `url` ends with `/`.
  */
-export async function serve({ root = distDir, pages = {}, csp = null, cors = false } = {}) {
+export async function serve({ root = distDir, pages = {}, csp = null, cors = false, isolated = true } = {}) {
   if (root === distDir && !existsSync(path.join(root, 'index.html'))) {
     throw new Error(`${root}/index.html is missing: run \`trunk build --release --offline\` first`);
   }
@@ -62,6 +67,11 @@ export async function serve({ root = distDir, pages = {}, csp = null, cors = fal
     const headers = { 'cache-control': 'no-store' };
     if (csp) headers['content-security-policy'] = csp;
     if (cors) headers['access-control-allow-origin'] = '*';
+    if (isolated) {
+      headers['cross-origin-opener-policy'] = 'same-origin';
+      headers['cross-origin-embedder-policy'] = 'require-corp';
+      headers['cross-origin-resource-policy'] = 'cross-origin';
+    }
     if (pages[pathname] != null) {
       requests.push({ path: pathname, status: 200 });
       // A page's type by its name; a page named without an extension is HTML.

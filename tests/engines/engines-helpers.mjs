@@ -66,9 +66,10 @@ export function watched(html) {
 
 /**
  * dist/ (helpers.mjs `serve`), each of its HTML pages with the watch script, plus `pages`
- * ({ '/test/x.html': html }, its .html watched too). Returns serve's { url, requests, close, ... }.
+ * ({ '/test/x.html': html }, its .html watched too). `isolated` as serve's: cross-origin
+ * isolated by default, as scripts/serve.sh serves. Returns serve's { url, requests, close, ... }.
  */
-export function serveWatched(pages = {}) {
+export function serveWatched(pages = {}, { isolated = true } = {}) {
   if (!existsSync(path.join(distDir, 'index.html'))) {
     throw new Error(`${distDir}/index.html is missing: run \`trunk build --release --offline\` first`);
   }
@@ -76,7 +77,7 @@ export function serveWatched(pages = {}) {
   for (const page of htmlPaths(distDir)) all[page] = watched(readFileSync(path.join(distDir, page), 'utf8'));
   all['/'] = all['/index.html'];
   for (const [name, text] of Object.entries(pages)) all[name] = name.endsWith('.html') ? watched(text) : text;
-  return serve({ pages: all });
+  return serve({ pages: all, isolated });
 }
 
 /** A free TCP port on 127.0.0.1 (for WebKitWebDriver). */
