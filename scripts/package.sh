@@ -39,7 +39,9 @@ if ! grep -q "^## \[\?$version\]\?\b" CHANGELOG.md; then
 fi
 
 # The files a page loads, and nothing else: no source maps, tests, examples or editor leftovers.
-required=(boids.js boids_bg.wasm boids_relaxed_bg.wasm.patch boids_worker.js boids_worker_bg.wasm www/boids-embed.js www/embed-bridge.js embed.html index.html)
+# coi-sw.js: the full page's service worker on hosts that send no isolation headers
+# (www/isolate.js), beside index.html, whose folder it must control.
+required=(boids.js boids_bg.wasm boids_relaxed_bg.wasm.patch boids_worker.js boids_worker_bg.wasm www/boids-embed.js www/embed-bridge.js embed.html index.html coi-sw.js)
 for file in "${required[@]}"; do
     [[ -f "dist/$file" ]] || { echo "error: dist/$file is missing: run trunk build --release first" >&2; exit 1; }
 done
@@ -52,7 +54,7 @@ out=target/npm
 stage="$out/$name"
 rm -rf "$stage"
 mkdir -p "$stage"
-cp dist/boids.js dist/boids_bg.wasm dist/boids_relaxed_bg.wasm.patch dist/boids_worker.js dist/boids_worker_bg.wasm dist/embed.html dist/index.html "$stage/"
+cp dist/boids.js dist/boids_bg.wasm dist/boids_relaxed_bg.wasm.patch dist/boids_worker.js dist/boids_worker_bg.wasm dist/embed.html dist/index.html dist/coi-sw.js "$stage/"
 cp -r dist/snippets "$stage/"
 mkdir "$stage/www"
 # Only the www/ files the pages use, by name pattern: js, css and the icon (no *.map, no *~).

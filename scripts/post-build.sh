@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# Trunk's post_build hook (Trunk.toml). One hook running two steps in order, because Trunk
-# starts all hooks of a stage at once, and the second step must not touch boids.js while the
+# Trunk's post_build hook (Trunk.toml). One hook running its steps in order, because Trunk
+# starts all hooks of a stage at once, and a later step must not touch boids.js while the
 # first compares it:
 # 1. scripts/build-relaxed.sh: the relaxed-SIMD module beside boids_bg.wasm;
-# 2. release builds only: scripts/strip-comments.mjs takes the comment lines out of the
+# 2. www/coi-sw.js, the full page's service worker (www/isolate.js), moves to the root: a
+#    worker controls only the pages under its own folder, and index.html is at the root
+#    (Trunk copies www/ whole; a `copy-file` link would add a line to index.html and leave a
+#    second copy in www/);
+# 3. release builds only: scripts/strip-comments.mjs takes the comment lines out of the
 #    scripts a browser downloads (21 KB gzipped of the page's 211; `trunk serve` keeps them).
 set -euo pipefail
 : "${TRUNK_STAGING_DIR:?run by trunk build or trunk serve, as the post_build hook in Trunk.toml}"
@@ -11,6 +15,7 @@ cd "${TRUNK_SOURCE_DIR:-$(dirname "${BASH_SOURCE[0]}")/..}"
 
 bash scripts/build-relaxed.sh
 bash scripts/build-worker.sh
+mv "$TRUNK_STAGING_DIR/www/coi-sw.js" "$TRUNK_STAGING_DIR/coi-sw.js"
 if [[ ${TRUNK_PROFILE:-debug} == release ]]; then
     node scripts/strip-comments.mjs "$TRUNK_STAGING_DIR"
 fi

@@ -21,6 +21,11 @@ function showFatal(error) {
 }
 
 async function main() {
+  // Threads need a cross-origin isolated page (issue 30); on a static host that cannot send
+  // the headers, isolate.js installs a service worker that adds them and reloads once. Loaded
+  // only when the page is not isolated (a first visit there, or a host without the headers).
+  // The page only: an embed never changes the page it is a guest on.
+  if (!window.crossOriginIsolated) import('./isolate.js').then((m) => m.isolate()).catch(() => {});
   await import('./boids-embed.js');
   const flock = document.querySelector('boids-flock[page]');
   document.getElementById('version').textContent = customElements.get('boids-flock').version ?? '';

@@ -38,6 +38,7 @@ test('the tarball holds what a page loads and nothing else; its size', () => {
   const allowed = [
     /^(package\.json|README\.md|LICENSE|CHANGELOG\.md)$/,
     /^(index|embed)\.html$/,
+    /^coi-sw\.js$/,
     /^boids\.js$/,
     /^boids_bg\.wasm$/,
     /^boids_relaxed_bg\.wasm\.patch$/,
