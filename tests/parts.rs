@@ -151,8 +151,9 @@ fn modes() -> Vec<(&'static str, Flock)> {
     ]
 }
 
-/// Steps `flock` once as `workers` (copies kept from step to step) sharing the step.
-fn shared_step(flock: &mut Flock, workers: &mut [Flock]) {
+/// Steps `flock` once as `workers` (copies kept from step to step) sharing the step; the
+/// flock sorted while they work (as the page does), or when it takes their shares in.
+fn shared_step(flock: &mut Flock, workers: &mut [Flock], presorted: bool) {
     let head = flock.step_head();
     let count = flock.len();
     let parts = workers.len();
@@ -174,7 +175,13 @@ fn shared_step(flock: &mut Flock, workers: &mut [Flock]) {
         all.totals.neighbours += share.totals.neighbours;
         all.totals.examined += share.totals.examined;
     }
-    assert!(flock.finish_parts(STEP, &all), "the shares hold every boid");
+    if presorted {
+        flock.sort_for_parts();
+    }
+    assert!(
+        flock.finish_parts(STEP, &all, presorted),
+        "the shares hold every boid"
+    );
 }
 
 fn assert_same(name: &str, step: usize, alone: &Flock, shared: &Flock) {
@@ -214,7 +221,7 @@ fn a_step_shared_among_workers_is_the_step_of_one_in_every_mode() {
             let mut copies = vec![Flock::new(0, Some(0)); workers];
             for step in 0..40 {
                 alone.step(STEP);
-                shared_step(&mut shared, &mut copies);
+                shared_step(&mut shared, &mut copies, step % 2 == 0);
                 assert_same(&format!("{name}, {workers} workers"), step, &alone, &shared);
             }
             // The flock flew: a test of two frozen flocks would pass as well.
@@ -281,8 +288,8 @@ fn what_cannot_be_a_shared_step_is_refused() {
     assert!(!worker.advance_part(f32::NAN, Split { part: 0, parts: 1 }, &mut share));
     let mut short = PartState::default();
     short.resize(299);
-    assert!(!flock.finish_parts(STEP, &short));
-    assert!(!flock.finish_parts(0.05, &short));
+    assert!(!flock.finish_parts(STEP, &short, false));
+    assert!(!flock.finish_parts(0.05, &short, false));
     assert_eq!(flock.snapshot(), before, "refused, the flock is untouched");
     assert!(worker.load_head(b"BOID not a head", 10).is_err());
     assert!(worker.load_head(&flock.step_head(), 1_000_000_000).is_err());

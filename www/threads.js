@@ -42,6 +42,8 @@ export class SharePool {
     /** The step handed out: { generation, dt, boids, answers, neighbours, examined, ready, dropped }. */
     this.inFlight = null;
     this.generation = 0;
+    /** Shared steps taken in (not stepped again on the page's thread because the flock changed). */
+    this.taken = 0;
     this.failure = null;
     this.onReady = null;
   }
@@ -131,6 +133,7 @@ export class SharePool {
     this.workers.forEach((worker, part) =>
       worker.postMessage({ generation, step: { head, count: boids, dt, part, parts: this.count } }),
     );
+    flock.shareSort(); // meanwhile, what taking the step in would do first
   }
 
   /** Forgets the step out (the flock changed, or stopped); its answers are still awaited. */
@@ -179,7 +182,9 @@ export class SharePool {
     velocities.set(shared.outVelocities.subarray(0, 3 * step.boids));
     counts.set(shared.counts.subarray(0, step.boids));
     strongest.set(shared.strongest.subarray(0, step.boids));
-    return flock.shareFinish(step.dt, step.neighbours, step.examined);
+    const taken = flock.shareFinish(step.dt, step.neighbours, step.examined);
+    if (taken) this.taken += 1;
+    return taken;
   }
 }
 

@@ -33,6 +33,8 @@ struct Handed {
     head: Vec<u8>,
     revision: u64,
     count: usize,
+    /// `shareSort` sorted the flock after it was handed out.
+    sorted: bool,
 }
 
 #[wasm_bindgen]
@@ -48,12 +50,29 @@ impl Flock {
             revision: sim.revision(),
             count: sim.len(),
             head,
+            sorted: false,
         };
         let bytes = Uint8Array::from(&handed.head[..]);
         let count = handed.count;
         self.sharing.shares.resize(count);
         self.sharing.handed = Some(handed);
         bytes
+    }
+
+    /// Sorts the flock into cells as the workers do, while they step their shares (the
+    /// page's thread is idle meanwhile), so that `shareFinish` need not.
+    #[wasm_bindgen(js_name = shareSort)]
+    pub fn share_sort(&mut self) {
+        if self.sharing.handed.is_none() {
+            return;
+        }
+        self.inner_sort_for_parts();
+        // The sort picked the grid's rows, as each worker's does: the head now says so.
+        let head = self.sim().step_head();
+        if let Some(handed) = &mut self.sharing.handed {
+            handed.sorted = true;
+            handed.head = head;
+        }
     }
 
     /// Views into the module's memory, to copy through at once: the boids' positions,
@@ -112,7 +131,9 @@ impl Flock {
         }
         let mut shares = std::mem::take(&mut self.sharing.shares);
         shares.totals = totals;
-        let taken = self.sim_mut().finish_parts(dt as f32, &shares);
+        let taken = self
+            .sim_mut()
+            .finish_parts(dt as f32, &shares, handed.sorted);
         self.sharing.shares = shares;
         Ok(taken)
     }
@@ -121,6 +142,12 @@ impl Flock {
 /// The seven views, as one array.
 fn views7(views: [JsValue; 7]) -> Array {
     views.into_iter().collect()
+}
+
+impl Flock {
+    fn inner_sort_for_parts(&mut self) {
+        self.sim_mut().sort_for_parts();
+    }
 }
 
 /// A whole number of things counted, as JavaScript's numbers hold them exactly.

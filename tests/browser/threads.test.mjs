@@ -96,15 +96,16 @@ test('a step shared among 1, 2 or 3 workers is the step of one thread, in every 
 });
 
 /** The element on `page` once it runs: how many threads, steps taken, its snapshot after `steps` more. */
-async function runElement(page, { steps = 12 } = {}) {
+async function runElement(page, { steps = 12, shared = 0 } = {}) {
   await page.waitForFunction(() => document.querySelector('boids-flock')?.dataset.state === 'running', null, { timeout: 60_000 });
-  return page.evaluate(async (steps) => {
+  return page.evaluate(async ({ steps, shared }) => {
     const el = document.querySelector('boids-flock');
     // The pool starts on the first frames; steps are shared once its workers have answered.
     const deadline = performance.now() + 60_000;
-    while (el.steps < steps && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    return { threads: el.threads(), steps: el.steps, isolated: crossOriginIsolated, workers: el.pool?.workers.length ?? 0 };
-  }, steps);
+    const done = () => el.steps >= steps && (el.pool?.taken ?? 0) >= shared;
+    while (!done() && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    return { threads: el.threads(), steps: el.steps, isolated: crossOriginIsolated, workers: el.pool?.workers.length ?? 0, taken: el.pool?.taken ?? 0 };
+  }, { steps, shared });
 }
 
 test('<boids-flock> shares its steps from THREADS_FROM boids, not below, not with threads="1"', async () => {
@@ -124,11 +125,12 @@ test('<boids-flock> shares its steps from THREADS_FROM boids, not below, not wit
     const page = await env.browser.newPage();
     const { problems, pageErrors } = watchProblems(page);
     await page.goto(`${env.server.url}test/${name}.html`);
-    const run = await runElement(page);
+    const run = await runElement(page, { shared: threads > 1 ? 5 : 0 });
     assert.equal(run.isolated, true);
     assert.equal(run.threads, threads, `${name}: threads()`);
     assert.ok(run.steps >= 12, `${name}: the flock flew (${run.steps} steps)`);
     assert.equal(page.workers().length, threads > 1 ? threads : 0, `${name}: workers alive`);
+    if (threads > 1) assert.ok(run.taken >= 5, `${name}: shared steps taken in (${run.taken})`);
     assert.deepEqual([...problems, ...pageErrors], [], name);
     await page.close();
   }

@@ -19,6 +19,7 @@ const pages = {
       <boids-flock id="a" count="300" seed="3" controls="cohesion"></boids-flock>
       <boids-flock id="b" count="400" seed="4" controls="all" readout></boids-flock>
     </div>`),
+  '/test/threads.html': testPage('<boids-flock id="big" count="6000" seed="7" style="display:block;width:200px;height:150px"></boids-flock>'),
   '/test/frame.html': testPage(
     '<iframe src="/embed.html?count=300&amp;seed=5&amp;controls=cohesion,separation" width="640" height="420" title="boids"></iframe>',
   ),
@@ -31,7 +32,7 @@ const DRAWN = 0.003;
  * Registers the checks for engine `name` ('firefox' | 'webkit'). `build` is the wasm build
  * the page must run there ('relaxed-simd' or 'simd128'); `launch` options go to launchEngine.
  */
-export function engineChecks(name, { build: expectedBuild, launch = {}, label = name } = {}) {
+export function engineChecks(name, { build: expectedBuild, launch = {}, label = name, threads = false } = {}) {
   const env = {};
   before(async () => {
     env.server = await serveWatched(pages);
@@ -297,6 +298,48 @@ export function engineChecks(name, { build: expectedBuild, launch = {}, label = 
     assert.ok(b.samples > a.samples, `${name}: samples grow while running: ${a.samples} → ${b.samples}`);
     assert.notEqual(b.pixels, a.pixels, `${name}: the plot redraws`);
     assert.ok(b.size[0] > 0 && b.size[1] > 0, 'the plot has a size');
+    assert.deepEqual(await problems(), []);
+  });
+
+  // Issue 30: where the engine allows SharedArrayBuffer on an isolated page (`threads`), a
+  // flock of 6,000 shares its steps among workers, and the shared step is the step of one
+  // thread bit for bit (the snapshots after 10 steps of each); elsewhere it runs on one.
+  test(`${label}: a flock of 6,000 ${threads ? 'shares its steps among workers, bit for bit' : 'runs on one thread'}`, { timeout: 180_000 }, async () => {
+    await open('test/threads.html');
+    const isolated = await env.engine.evaluate(() => crossOriginIsolated === true && typeof SharedArrayBuffer === 'function');
+    assert.equal(isolated, threads, `${name}: cross-origin isolated with SharedArrayBuffer`);
+    const used = await waitFor(env.engine, 'the flock to settle on its threads', (threads) => {
+      const el = document.getElementById('big');
+      const n = el.threads();
+      return (threads ? n > 1 && el.pool.taken > 5 : n === 1 && el.steps > 5) && n;
+    }, [threads && (await env.engine.evaluate(() => navigator.hardwareConcurrency)) > 1], 120_000);
+    if (threads) {
+      const same = await env.engine.evaluate(async () => {
+        const { Flock } = await import('/www/wasm-load.js');
+        const { SharePool } = await import('/www/threads.js');
+        const pool = new SharePool(2);
+        await pool.start();
+        const results = [];
+        for (const setup of [() => {}, (f) => (f.setFlat(1), f.setPredators(1), f.setSpeciesCount(2))]) {
+          const [alone, together] = [new Flock(3000, 9), new Flock(3000, 9)];
+          setup(alone);
+          setup(together);
+          for (let i = 0; i < 10; i++) {
+            alone.step(1 / 60);
+            const ready = new Promise((resolve) => (pool.onReady = resolve));
+            pool.begin(together, 1 / 60);
+            await ready;
+            if (!pool.finish(together)) return 'a shared step was not taken in';
+          }
+          const [a, b] = [alone.snapshot(), together.snapshot()];
+          results.push(a.length === b.length && a.every((byte, i) => byte === b[i]));
+        }
+        pool.stop();
+        return results;
+      });
+      assert.deepEqual(same, [true, true], `${name}: shared steps equal one thread's`);
+      assert.ok(used > 1, `${name}: ${used} threads`);
+    }
     assert.deepEqual(await problems(), []);
   });
 }

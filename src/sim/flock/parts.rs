@@ -173,12 +173,21 @@ impl Flock {
         true
     }
 
+    /// Sorts the boids into cells as the workers do, while they step their shares, so that
+    /// `finish_parts(.., presorted: true)` need not: the page's thread is idle meanwhile.
+    pub fn sort_for_parts(&mut self) {
+        if !self.is_empty() {
+            self.sort_into_cells();
+        }
+    }
+
     /// Takes in a step of `dt` shared among workers: `shares` holds every share's new
     /// state end to end, in the walk's order (each at its `offset`), and their totals
-    /// summed. The flock sorts as each worker did, puts every boid's new state in its slot
-    /// and settles as its own step does: the same flock, bit for bit. False, the flock
+    /// summed. The flock sorts as each worker did (unless `presorted`: `sort_for_parts` was
+    /// called since the boids or settings last changed), puts every boid's new state in its
+    /// slot and settles as its own step does: the same flock, bit for bit. False, the flock
     /// untouched, when `dt` is not one substep or `shares` does not hold every boid.
-    pub fn finish_parts(&mut self, dt: f32, shares: &PartState) -> bool {
+    pub fn finish_parts(&mut self, dt: f32, shares: &PartState, presorted: bool) -> bool {
         let Some(h) = single_substep(dt) else {
             return false;
         };
@@ -193,7 +202,11 @@ impl Flock {
         if self.is_empty() {
             return true;
         }
-        self.sort_into_cells();
+        // Sorting again what is sorted gives the same cells (`scan_rows_per_cell` keeps its
+        // rows): presorted or not, the same step.
+        if !presorted || self.grid.order().len() != count {
+            self.sort_into_cells();
+        }
         let forces = self.forces();
         let mut next = self.take_next();
         let mut at = 0;
