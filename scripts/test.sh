@@ -46,18 +46,18 @@ step "cargo clippy (wasm32, relaxed-SIMD build)"
 step "cargo test (native)"
 cargo test
 
-step "cargo test --target wasm32-unknown-unknown --test web --test trajectory --test snapshot (headless Chromium)"
+step "cargo test --target wasm32-unknown-unknown --test web --test trajectory --test snapshot --test parts (headless Chromium)"
 # .cargo/config.toml makes wasm-bindgen-test-runner the runner; webdriver.json holds
 # Chromium's flags. chromedriver gives every session a fresh temporary profile.
 export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
 export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-120}"
-cargo test --target wasm32-unknown-unknown --test web --test trajectory --test snapshot
+cargo test --target wasm32-unknown-unknown --test web --test trajectory --test snapshot --test parts
 
 step "the same wasm tests, relaxed-SIMD build (as scripts/build-relaxed.sh builds it)"
 (
     # shellcheck source=scripts/relaxed-env.sh
     source scripts/relaxed-env.sh
-    cargo test --target wasm32-unknown-unknown --test web --test trajectory
+    cargo test --target wasm32-unknown-unknown --test web --test trajectory --test parts
 )
 
 step "trunk build --release --offline"

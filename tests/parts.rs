@@ -10,7 +10,7 @@ use boids::sim::{Flock, PartState, Settings, Split};
 use glam::Vec3;
 
 #[cfg(target_arch = "wasm32")]
-use wasm_bindgen_test::{wasm_bindgen_test as test, wasm_bindgen_test_configure};
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -212,7 +212,8 @@ fn assert_same(name: &str, step: usize, alone: &Flock, shared: &Flock) {
     assert_eq!(alone.snapshot(), shared.snapshot(), "{what}: snapshot");
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
 fn a_step_shared_among_workers_is_the_step_of_one_in_every_mode() {
     for (name, start) in modes() {
         for workers in [1, 2, 3, 7] {
@@ -237,7 +238,8 @@ fn a_step_shared_among_workers_is_the_step_of_one_in_every_mode() {
 /// Shares cut the walk where they should: each is a run of the walk's order, the runs
 /// end to end from 0 hold every boid once, and no share is empty while another holds
 /// most of the flock (2 shares of a 3D flock are within a layer of half each).
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
 fn shares_hold_every_boid_once_and_about_equally() {
     let mut flock = Flock::new(4000, Some(3));
     for _ in 0..30 {
@@ -275,7 +277,8 @@ fn shares_hold_every_boid_once_and_about_equally() {
 
 /// What is refused: a step of several substeps, a share past the last, shares that do
 /// not hold the flock (another count), a head that is not one; the flock untouched.
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
 fn what_cannot_be_a_shared_step_is_refused() {
     let mut flock = Flock::new(300, Some(5));
     flock.step(STEP);
