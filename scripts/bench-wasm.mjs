@@ -14,9 +14,11 @@
 // ever adds time.
 //
 // Env: BENCH_COUNTS (default 1000,10000,100000), BENCH_WARMUP (100), BENCH_STEPS (100),
-// BENCH_SETTLED_COUNTS (1500,10000,100000; empty skips them), BENCH_ROUNDS (1).
+// BENCH_SETTLED_COUNTS (1500,10000,100000; empty skips them), BENCH_ROUNDS (1); then the
+// shared step (bench-threads.mjs: BENCH_THREAD_COUNTS, BENCH_WORKERS; BENCH_THREADS=0 skips it).
 import { readFileSync } from 'node:fs';
 import { launchBrowser, serve } from '../tests/browser/helpers.mjs';
+import { benchThreads } from './bench-threads.mjs';
 
 const counts = (process.env.BENCH_COUNTS ?? '1000,10000,100000').split(',').map(Number);
 const warmup = Number(process.env.BENCH_WARMUP ?? 100);
@@ -131,6 +133,8 @@ try {
       }
     }
   }
+  // The step shared among workers (scripts/bench-threads.mjs), unless BENCH_THREADS=0.
+  if (process.env.BENCH_THREADS !== '0') await benchThreads(browser, server);
 } finally {
   await browser.close();
   await server.close();

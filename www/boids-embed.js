@@ -176,7 +176,7 @@ export class BoidsFlock extends HTMLElement {
       return;
     }
     if (name === 'threads') {
-      if (value === '1') this.stopPool(); // threads.js; any other value: shared where it pays
+      if (value === '1') this.stopPool(); // threads.js; "on": shared at any size; else where it pays
       return;
     }
     if (name === 'camera') {

@@ -12,11 +12,14 @@
 import { moduleForWorkers } from './wasm-load.js';
 
 /**
- * Fewer boids than this step on the page's own thread: handing out and taking in a step
- * costs about 0.3 ms plus two copies of the boids, which a small flock's whole step (1,500
- * boids: about 0.5 ms) does not repay. Measured crossover: docs/performance.md.
+ * Fewer boids than this step on the page's own thread (`threads="on"` shares any flock's).
+ * A shared step is taken in when the workers' answers reach the page's thread, between its
+ * frames: measured in Chromium on a 2-core machine, 10,000 boids took 14-19 ms a shared step
+ * against 3.5-9 ms on one thread, and even 100,000 no less than on one (docs/performance.md).
+ * From 50,000 a step on the page's thread is longer than a frame, and sharing it leaves the
+ * thread free to draw meanwhile.
  */
-export const THREADS_FROM = 5000;
+export const THREADS_FROM = 50_000;
 /** Most workers, whatever the cores: past memory bandwidth more only cost copies. */
 const MOST_WORKERS = 8;
 /** A pool whose workers have not all answered by then did not start: the flock stays on one thread. */
@@ -191,7 +194,7 @@ export class SharePool {
 /**
  * The element's side (mixed into <boids-flock>): whether its steps are shared, the pool's
  * life, and a shared step in the frame. `threads="1"` (or `?threads=1` where the element reads
- * the URL) keeps it on one thread.
+ * the URL) keeps it on one thread; `threads="on"` shares the steps of a flock of any size.
  */
 export const threadMethods = {
   /** How many threads step this flock now: the workers sharing its steps, or 1. */
@@ -201,14 +204,14 @@ export const threadMethods = {
 
   /** Whether steps are shared now, starting the pool when they should be and are not yet. */
   sharesSteps() {
+    const asked = this.getAttribute('threads') ?? this.url?.get('threads');
     const wanted =
       this.flock &&
-      this.getAttribute('threads') !== '1' &&
-      this.url?.get('threads') !== '1' &&
+      asked !== '1' &&
       !this.threadsFailed &&
       threadsPossible() &&
       coresToUse() > 1 &&
-      this.flock.count() >= THREADS_FROM;
+      (asked === 'on' || this.flock.count() >= THREADS_FROM);
     if (!wanted) {
       if (this.pool?.busy) this.pool.drop();
       return false;

@@ -4,8 +4,8 @@
 //   and 3 workers, in every mode, in the build the page runs;
 // (The flocks are small and their canvases tiny: software WebGL draws 20,000 cones in
 // about 0.7 s a frame here.)
-// - <boids-flock> shares its steps from THREADS_FROM boids (threads() says how many), not
-//   below, not with threads="1", and not on a page that isn't isolated (no error, the same
+// - <boids-flock> shares its steps with threads="on" (threads() says how many), not below
+//   THREADS_FROM without it, not with threads="1", and not on a page that isn't isolated (no error, the same
 //   flock as one thread makes);
 // - a worker that fails to start leaves a working flock on one thread;
 // - a flock removed from the page ends its workers: 50 flocks added and removed leave none.
@@ -20,7 +20,8 @@ const HOST = (body) =>
 const env = useDistAndBrowser({
   pages: {
     '/test/blank.html': BLANK,
-    '/test/big.html': HOST('<boids-flock count="6000" seed="5" style="display:block;width:160px;height:120px"></boids-flock>'),
+    '/test/big.html': HOST('<boids-flock count="6000" seed="5" threads="on" style="display:block;width:160px;height:120px"></boids-flock>'),
+    '/test/mid.html': HOST('<boids-flock count="6000" seed="5" style="display:block;width:160px;height:120px"></boids-flock>'),
     '/test/one.html': HOST('<boids-flock count="6000" seed="5" threads="1" style="display:block;width:160px;height:120px"></boids-flock>'),
     '/test/small.html': HOST('<boids-flock count="1500" seed="5" style="display:block;width:160px;height:120px"></boids-flock>'),
     '/test/many.html': HOST('<div id="room"></div>'),
@@ -108,7 +109,7 @@ async function runElement(page, { steps = 12, shared = 0 } = {}) {
   }, { steps, shared });
 }
 
-test('<boids-flock> shares its steps from THREADS_FROM boids, not below, not with threads="1"', async () => {
+test('<boids-flock threads="on"> shares its steps; below THREADS_FROM or with threads="1" it does not', async () => {
   const cores = await (async () => {
     const page = await env.browser.newPage();
     await page.goto(`${env.server.url}test/blank.html`);
@@ -120,6 +121,7 @@ test('<boids-flock> shares its steps from THREADS_FROM boids, not below, not wit
   for (const [name, threads] of [
     ['big', expected > 1 ? expected : 1],
     ['one', 1],
+    ['mid', 1],
     ['small', 1],
   ]) {
     const page = await env.browser.newPage();
@@ -127,6 +129,7 @@ test('<boids-flock> shares its steps from THREADS_FROM boids, not below, not wit
     await page.goto(`${env.server.url}test/${name}.html`);
     const run = await runElement(page, { shared: threads > 1 ? 5 : 0 });
     assert.equal(run.isolated, true);
+    if (name === 'mid') assert.ok(6000 < (await page.evaluate(async () => (await import('/www/threads.js')).THREADS_FROM)), 'below the threshold');
     assert.equal(run.threads, threads, `${name}: threads()`);
     assert.ok(run.steps >= 12, `${name}: the flock flew (${run.steps} steps)`);
     assert.equal(page.workers().length, threads > 1 ? threads : 0, `${name}: workers alive`);
@@ -137,7 +140,7 @@ test('<boids-flock> shares its steps from THREADS_FROM boids, not below, not wit
 });
 
 test('a page that is not cross-origin isolated steps on one thread, silently, the same flock', async () => {
-  const plain = await serve({ isolated: false, pages: { '/test/big.html': HOST('<boids-flock count="6000" seed="5" paused style="display:block;width:160px;height:120px"></boids-flock>') } });
+  const plain = await serve({ isolated: false, pages: { '/test/big.html': HOST('<boids-flock count="6000" seed="5" threads="on" paused style="display:block;width:160px;height:120px"></boids-flock>') } });
   try {
     const snapshots = [];
     for (const url of [`${plain.url}test/big.html`, `${env.server.url}test/big.html?x`]) {
@@ -165,7 +168,7 @@ test('a page that is not cross-origin isolated steps on one thread, silently, th
 test('a worker that fails to start leaves a working flock on one thread', async () => {
   const broken = await serve({
     pages: {
-      '/test/big.html': HOST('<boids-flock count="6000" seed="5" style="display:block;width:160px;height:120px"></boids-flock>'),
+      '/test/big.html': HOST('<boids-flock count="6000" seed="5" threads="on" style="display:block;width:160px;height:120px"></boids-flock>'),
       '/www/share-worker.js': 'throw new Error("this worker does not start");',
     },
   });
@@ -194,27 +197,29 @@ test('50 flocks added and removed leave no worker behind', async () => {
   let created = 0;
   page.on('worker', () => (created += 1));
   await page.goto(`${env.server.url}test/many.html`);
-  for (let cycle = 0; cycle < 50; cycle++) {
-    await page.evaluate(async (cycle) => {
-      await customElements.whenDefined('boids-flock');
-      const room = document.getElementById('room');
+  // In the page, one cycle after another: a flock of 5,000 sharing its steps (threads="on")
+  // on a canvas of 64 × 48 (software WebGL draws fast there), removed once its
+  // workers are made (every tenth once they step it, the last at once, while they start).
+  await page.evaluate(async () => {
+    await customElements.whenDefined('boids-flock');
+    const room = document.getElementById('room');
+    for (let cycle = 0; cycle < 50; cycle++) {
       const el = document.createElement('boids-flock');
-      el.setAttribute('count', '6000');
-      el.style.cssText = 'display:block;width:160px;height:120px';
+      el.setAttribute('count', '5000');
+      el.setAttribute('threads', 'on');
+      el.style.cssText = 'display:block;width:64px;height:48px';
       room.append(el);
-      // Until its workers are made; every tenth flock until they step it, and the others
-      // are removed while their workers start, or before a frame made them.
-      const started = cycle % 10 === 0 ? () => el.threads() > 1 : () => el.pool?.workers.length > 0;
-      const deadline = performance.now() + (cycle % 10 === 9 ? 0 : 8000);
-      while (!started() && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      // threads() starts the pool where a frame would (this page may give no frames meanwhile).
+      const started = cycle % 10 === 0 ? () => el.threads() > 1 : () => (el.threads(), el.pool?.workers.length > 0);
+      const deadline = performance.now() + (cycle === 49 ? 0 : 8000);
+      while (!started() && performance.now() < deadline) await new Promise((r) => setTimeout(r, 10));
       el.remove();
-    }, cycle);
-  }
+    }
+  });
   // Terminated workers leave Playwright's list when their close event arrives.
-  await page.waitForFunction(() => true);
   const deadline = Date.now() + 10_000;
   while (page.workers().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  assert.ok(created >= 10, `the flocks made workers (${created} in all)`);
+  assert.ok(created >= 40, `the flocks made workers (${created} in all)`);
   assert.equal(page.workers().length, 0, 'no worker left');
   assert.deepEqual([...problems, ...pageErrors], []);
   await page.close();

@@ -19,7 +19,7 @@ const pages = {
       <boids-flock id="a" count="300" seed="3" controls="cohesion"></boids-flock>
       <boids-flock id="b" count="400" seed="4" controls="all" readout></boids-flock>
     </div>`),
-  '/test/threads.html': testPage('<boids-flock id="big" count="6000" seed="7" style="display:block;width:200px;height:150px"></boids-flock>'),
+  '/test/threads.html': testPage('<boids-flock id="big" count="6000" seed="7" threads="on" style="display:block;width:200px;height:150px"></boids-flock>'),
   '/test/frame.html': testPage(
     '<iframe src="/embed.html?count=300&amp;seed=5&amp;controls=cohesion,separation" width="640" height="420" title="boids"></iframe>',
   ),
