@@ -66,7 +66,7 @@ impl Flock {
         if self.sharing.handed.is_none() {
             return;
         }
-        self.inner_sort_for_parts();
+        self.sim_mut().sort_for_parts();
         // The sort picked the grid's rows, as each worker's does: the head now says so.
         let head = self.sim().step_head();
         if let Some(handed) = &mut self.sharing.handed {
@@ -142,12 +142,6 @@ impl Flock {
 /// The seven views, as one array.
 fn views7(views: [JsValue; 7]) -> Array {
     views.into_iter().collect()
-}
-
-impl Flock {
-    fn inner_sort_for_parts(&mut self) {
-        self.sim_mut().sort_for_parts();
-    }
 }
 
 /// A whole number of things counted, as JavaScript's numbers hold them exactly.
