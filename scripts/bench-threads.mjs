@@ -1,13 +1,15 @@
 // The step shared among workers (issue 30), timed in the page as it runs (the build it picks,
 // its own www/threads.js pool), served cross-origin isolated: for each count, a flock is
 // settled (1,200 steps, shared among the most workers: the same flock bit for bit as on one
-// thread), then 50 steps are timed on one thread and with each number of workers, in
-// alternating rounds, each from the same settled snapshot. A shared step is timed from
+// thread), then 50 steps are timed on one thread and with each number of workers, step by
+// step in turn, each from the same settled snapshot. A shared step is timed from
 // handing it out to taking it in: the copies, the messages and the workers' wait are in it.
-// Then the page itself at 100,000 boids: its frames, with and without threads.
+// Nothing is drawn meanwhile. Then the page itself at 100,000 boids: its frames, with and
+// without threads.
 //
 // Run alone: `node scripts/bench-threads.mjs` (dist/ built), or from bench-wasm.mjs.
-// Env: BENCH_THREAD_COUNTS (1500,5000,10000,100000), BENCH_WORKERS (1,2), BENCH_ROUNDS (1).
+// Env: BENCH_THREAD_COUNTS (1500,5000,10000,100000), BENCH_WORKERS (1,2), BENCH_ROUNDS (1),
+// BENCH_PAGE=0 (leaves the page's frames out).
 
 const STEPS = 50;
 const SETTLE = 1200;
@@ -48,19 +50,25 @@ async function timeInPage({ count, scenario, workers, rounds, settle, steps }) {
   const neighbours = settled.meanNeighbours();
   settled.free();
   const median = (times) => times.sort((a, b) => a - b)[times.length >> 1];
-  const readings = { 1: [], ...Object.fromEntries(workers.map((n) => [`w${n}`, []])) };
+  // Step by step in turn (one thread, then each number of workers, each on its own copy of
+  // the settled flock): a machine whose speed drifts from second to second (this shared one
+  // does, by 1.5×) slows each way alike.
+  const keys = ['1', ...workers.map((n) => `w${n}`)];
+  const readings = Object.fromEntries(keys.map((key) => [key, []]));
   for (let round = 0; round < rounds; round++) {
-    for (const key of Object.keys(readings)) {
-      const flock = Flock.fromSnapshot(snapshot);
-      const times = [];
-      for (let i = 0; i < steps; i++) {
+    const flocks = keys.map(() => Flock.fromSnapshot(snapshot));
+    const times = keys.map(() => []);
+    for (let i = 0; i < steps; i++) {
+      for (const [k, key] of keys.entries()) {
         const start = performance.now();
-        if (key === '1') flock.step(1 / 60);
-        else await shared(pools.get(Number(key.slice(1))), flock);
-        times.push(performance.now() - start);
+        if (key === '1') flocks[k].step(1 / 60);
+        else await shared(pools.get(Number(key.slice(1))), flocks[k]);
+        times[k].push(performance.now() - start);
       }
-      readings[key].push(median(times));
-      flock.free();
+    }
+    for (const [k, key] of keys.entries()) {
+      readings[key].push(median(times[k]));
+      flocks[k].free();
     }
   }
   for (const pool of pools.values()) pool.stop();
@@ -106,11 +114,14 @@ export async function benchThreads(browser, server, { log = console.log } = {}) 
   page.on('pageerror', (err) => console.error('page error:', err));
   await page.goto(`${server.url}?paused=1&count=50`);
   await page.waitForFunction(() => ['running', 'no-webgl', 'error'].includes(document.documentElement.dataset.boids));
-  const { isolated, cores, build } = await page.evaluate(() => ({
-    isolated: crossOriginIsolated,
-    cores: navigator.hardwareConcurrency,
-    build: customElements.get('boids-flock').build,
-  }));
+  // The steps are timed with nothing drawn: the flock's element is taken off the page (its
+  // loop and workers stop), as software WebGL's frames here would take the cores the
+  // workers need; the page's own frames are timed after.
+  const { isolated, cores, build } = await page.evaluate(() => {
+    const build = customElements.get('boids-flock').build;
+    document.querySelector('boids-flock')?.remove();
+    return { isolated: crossOriginIsolated, cores: navigator.hardwareConcurrency, build };
+  });
   if (!isolated) throw new Error('the page is not cross-origin isolated: no threads to time');
   log(`\nshared among workers (${build}, ${cores} cores; settled ${SETTLE} steps, then the median of ${STEPS}${rounds > 1 ? `, lowest of ${rounds} rounds` : ''}): ms/step (× one thread)`);
   log(`${'boids'.padStart(9)} | ${'scenario'.padEnd(9)} | ${'one thread'.padStart(10)} | ${workers.map((n) => `${n} worker${n > 1 ? 's' : ''}`.padStart(17)).join(' | ')} | neighbours`);
@@ -124,6 +135,7 @@ export async function benchThreads(browser, server, { log = console.log } = {}) 
     }
   }
   await page.close();
+  if (process.env.BENCH_PAGE === '0') return;
   // The page itself at 100,000 boids (index.html, the defaults), with and without threads.
   log(`\nthe page at 100,000 boids (index.html, 1280×800, software WebGL here), 10 s after 20 s:`);
   for (const query of ['count=100000', 'count=100000&threads=1']) {

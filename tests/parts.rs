@@ -153,20 +153,34 @@ fn modes() -> Vec<(&'static str, Flock)> {
 
 /// Steps `flock` once as `workers` (copies kept from step to step) sharing the step; the
 /// flock sorted while they work (as the page does), or when it takes their shares in.
-fn shared_step(flock: &mut Flock, workers: &mut [Flock], presorted: bool) {
+/// `skew` cuts the shares unevenly, as the page does to even out the workers' times: share
+/// `k` of `n` ends at (k + 1)² / n² of the boids, the last past the end.
+fn shared_step(flock: &mut Flock, workers: &mut [Flock], presorted: bool, skew: bool) {
     let head = flock.step_head();
     let count = flock.len();
     let parts = workers.len();
     let mut all = PartState::default();
     all.resize(count);
+    let cut = |k: usize| match k {
+        k if k == parts => count + 5,
+        k => count * k * k / (parts * parts),
+    };
     for (part, worker) in workers.iter_mut().enumerate() {
+        let split = if skew {
+            Split {
+                from: cut(part),
+                to: cut(part + 1),
+            }
+        } else {
+            Split::even(part, parts, count).unwrap()
+        };
         worker.load_head(&head, count).expect("the head loads");
         let (positions, velocities, species) = worker.boids_mut();
         positions.copy_from_slice(flock.positions());
         velocities.copy_from_slice(flock.velocities());
         species.copy_from_slice(flock.species());
         let mut share = PartState::default();
-        assert!(worker.advance_part(STEP, Split { part, parts }, &mut share));
+        assert!(worker.advance_part(STEP, split, &mut share));
         let (at, n) = (share.offset, share.len());
         all.positions[3 * at..3 * (at + n)].copy_from_slice(&share.positions);
         all.velocities[3 * at..3 * (at + n)].copy_from_slice(&share.velocities);
@@ -222,7 +236,7 @@ fn a_step_shared_among_workers_is_the_step_of_one_in_every_mode() {
             let mut copies = vec![Flock::new(0, Some(0)); workers];
             for step in 0..40 {
                 alone.step(STEP);
-                shared_step(&mut shared, &mut copies, step % 2 == 0);
+                shared_step(&mut shared, &mut copies, step % 2 == 0, step % 3 == 1);
                 assert_same(&format!("{name}, {workers} workers"), step, &alone, &shared);
             }
             // The flock flew: a test of two frozen flocks would pass as well.
@@ -256,7 +270,8 @@ fn shares_hold_every_boid_once_and_about_equally() {
             p.copy_from_slice(flock.positions());
             v.copy_from_slice(flock.velocities());
             let mut share = PartState::default();
-            assert!(worker.advance_part(STEP, Split { part, parts }, &mut share));
+            let split = Split::even(part, parts, flock.len()).unwrap();
+            assert!(worker.advance_part(STEP, split, &mut share));
             assert_eq!(
                 share.offset, next,
                 "{parts} shares: share {part} follows on"
@@ -275,7 +290,7 @@ fn shares_hold_every_boid_once_and_about_equally() {
     }
 }
 
-/// What is refused: a step of several substeps, a share past the last, shares that do
+/// What is refused: a step of several substeps, a share that ends before it starts, shares that do
 /// not hold the flock (another count), a head that is not one; the flock untouched.
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
@@ -286,9 +301,16 @@ fn what_cannot_be_a_shared_step_is_refused() {
     let mut worker = Flock::new(0, Some(0));
     let mut share = PartState::default();
     worker.load_head(&flock.step_head(), flock.len()).unwrap();
-    assert!(!worker.advance_part(0.05, Split { part: 0, parts: 1 }, &mut share));
-    assert!(!worker.advance_part(STEP, Split { part: 2, parts: 2 }, &mut share));
-    assert!(!worker.advance_part(f32::NAN, Split { part: 0, parts: 1 }, &mut share));
+    let whole = Split::even(0, 1, flock.len()).unwrap();
+    assert!(!worker.advance_part(0.05, whole, &mut share));
+    assert_eq!(
+        Split::even(2, 2, flock.len()),
+        None,
+        "no share past the last"
+    );
+    let backwards = Split { from: 200, to: 100 };
+    assert!(!worker.advance_part(STEP, backwards, &mut share));
+    assert!(!worker.advance_part(f32::NAN, whole, &mut share));
     let mut short = PartState::default();
     short.resize(299);
     assert!(!flock.finish_parts(STEP, &short, false));

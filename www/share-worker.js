@@ -8,13 +8,14 @@ import { initSync, FlockShare } from '../boids.js';
 let share = null;
 let shared = null; // { control, positions, velocities, species, outPositions, outVelocities, counts, strongest }
 
-function step({ head, count, dt, part, parts }) {
+function step({ head, count, dt, from, to }) {
+  const start = performance.now();
   share.load(head, count);
   let [positions, velocities, species] = share.views();
   positions.set(shared.positions.subarray(0, 3 * count));
   velocities.set(shared.velocities.subarray(0, 3 * count));
   species.set(shared.species.subarray(0, count));
-  share.advance(dt, part, parts);
+  share.advance(dt, from, to);
   const [, , , newPositions, newVelocities, counts, strongest] = share.views();
   const at = share.offset();
   shared.outPositions.set(newPositions, 3 * at);
@@ -23,7 +24,8 @@ function step({ head, count, dt, part, parts }) {
   shared.strongest.set(strongest, at);
   // Written before it is counted: the page reads the shares once every worker is counted.
   Atomics.add(shared.control, 0, 1);
-  return { neighbours: share.neighbours(), examined: share.examined() };
+  // What the pool evens the shares by: this share's boids and how long they took here.
+  return { neighbours: share.neighbours(), examined: share.examined(), boids: share.length(), ms: performance.now() - start };
 }
 
 self.onmessage = ({ data }) => {
@@ -35,7 +37,7 @@ self.onmessage = ({ data }) => {
     } else if (data.shared) {
       shared = data.shared;
     } else if (data.step) {
-      self.postMessage({ generation: data.generation, ...step(data.step) });
+      self.postMessage({ generation: data.generation, part: data.step.part, ...step(data.step) });
     }
   } catch (error) {
     self.postMessage({ generation: data.generation, error: String(error?.message ?? error) });

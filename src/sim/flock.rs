@@ -427,11 +427,10 @@ impl Flock {
             if whole {
                 glide_run(0..boids);
             } else {
-                // A worker's share: its cells, one run of slots each (each lane moves on its
-                // own, so the runs move their boids bit for bit as the whole would).
-                for unit in units {
-                    self.unit_slots(unit, &mut glide_run);
-                }
+                // A worker's share: its whole layers, then its cells one by one (each lane
+                // moves on its own, so the runs move their boids bit for bit as the whole
+                // would).
+                self.unit_runs(units, &mut glide_run);
             }
         }
         self.sightings = sightings;

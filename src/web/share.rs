@@ -18,9 +18,6 @@ use super::args::{number, range_error};
 use super::flock::Flock;
 use crate::sim::{self, PartState, Split, Totals};
 
-/// Most workers a step is shared among (threads.js caps lower).
-const MOST_PARTS: f64 = 64.0;
-
 /// A step handed out and not yet taken in: what the flock was.
 #[derive(Default)]
 pub struct Sharing {
@@ -214,28 +211,26 @@ impl FlockShare {
         }
     }
 
-    /// Steps share `part` of `parts` of the loaded flock by `dt` (one substep: 1/60 s or
-    /// less). A `RangeError` for a share that is not one or a `dt` the step would split.
-    pub fn advance(
-        &mut self,
-        dt: &JsValue,
-        part: &JsValue,
-        parts: &JsValue,
-    ) -> Result<(), JsValue> {
+    /// Steps one share of the loaded flock by `dt` (one substep: 1/60 s or less): the
+    /// walk's cells from the first edge with `from` boids before it to the first with `to`
+    /// (`to` at or past the count: to the end). Workers given cuts that meet hold every
+    /// boid once, however unevenly cut. A `RangeError` for cuts that are not whole numbers
+    /// with `from` ≤ `to`, or a `dt` the step would split.
+    pub fn advance(&mut self, dt: &JsValue, from: &JsValue, to: &JsValue) -> Result<(), JsValue> {
         const METHOD: &str = "FlockShare.advance";
         let dt = number(METHOD, "dt", dt)?;
-        let part = number(METHOD, "part", part)?;
-        let parts = number(METHOD, "parts", parts)?;
-        let whole = |n: f64| n.fract() == 0.0 && (0.0..=MOST_PARTS).contains(&n);
-        if !(whole(part) && whole(parts) && part < parts) {
+        let from = number(METHOD, "from", from)?;
+        let to = number(METHOD, "to", to)?;
+        let whole = |n: f64| n.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&n);
+        if !(whole(from) && whole(to) && from <= to) {
             return Err(range_error(
                 METHOD,
-                "part must be a whole number below parts (at most 64)",
+                "from and to must be whole numbers of boids, from at most to",
             ));
         }
         let split = Split {
-            part: part as usize,
-            parts: parts as usize,
+            from: from as usize,
+            to: to as usize,
         };
         if self.copy.advance_part(dt as f32, split, &mut self.out) {
             Ok(())

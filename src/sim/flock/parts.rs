@@ -16,11 +16,25 @@ use crate::sim::snapshot::SnapshotError;
 
 use super::{Flock, Totals, MAX_STEP, MAX_SUBSTEP};
 
-/// One share of a step split `parts` ways: share `part` (from 0).
+/// One share of a step: the walk's units from the first edge between units with at least
+/// `from` boids before it, to the first with at least `to` (`to` at or past the flock's
+/// count: to the end). Shares cut at the same boids hold every unit once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Split {
-    pub part: usize,
-    pub parts: usize,
+    pub from: usize,
+    pub to: usize,
+}
+
+impl Split {
+    /// Share `part` (from 0) of `parts` about equal shares of `count` boids (`None` when
+    /// there is no share `part`).
+    pub fn even(part: usize, parts: usize, count: usize) -> Option<Split> {
+        let cut = |part: usize| (count as u128 * part as u128 / parts as u128) as usize;
+        (part < parts).then(|| Split {
+            from: cut(part),
+            to: cut(part + 1),
+        })
+    }
 }
 
 /// The new state of one share of a step (or of every share, end to end), in the order the
@@ -137,13 +151,13 @@ impl Flock {
 
     /// Share `split` of one step of `dt` (a single substep: `single_substep`), written to
     /// `out` in the walk's order. False, with nothing written, for a `dt` that is not one
-    /// substep or a split with no share `part`.
+    /// substep or a split that ends before it starts.
     pub fn advance_part(&mut self, dt: f32, split: Split, out: &mut PartState) -> bool {
         out.clear();
         let Some(h) = single_substep(dt) else {
             return false;
         };
-        if split.part >= split.parts {
+        if split.from > split.to {
             return false;
         }
         if self.is_empty() {
@@ -227,21 +241,21 @@ impl Flock {
     }
 
     /// The walk's units of share `split` and how many boids the walk visits before them.
-    /// Shares are cut where the boids before them reach `part / parts` of all, at the
-    /// units' edges (between columns of cells; between cells in nearest-k mode).
+    /// Shares are cut at the units' edges (between columns of cells; between cells in
+    /// nearest-k mode).
     fn share(&self, split: Split) -> (Range<usize>, usize) {
         let count = self.len();
-        let edge = |part: usize| {
-            if part == 0 {
+        let edge = |boids: usize| {
+            if boids == 0 {
                 (0, 0)
-            } else if part >= split.parts {
+            } else if boids >= count {
                 (self.walk_units(), count)
             } else {
-                self.first_edge_from(count * part / split.parts)
+                self.first_edge_from(boids)
             }
         };
-        let (start, offset) = edge(split.part);
-        let (end, _) = edge(split.part + 1);
+        let (start, offset) = edge(split.from);
+        let (end, _) = edge(split.to);
         (start..end.max(start), offset)
     }
 
