@@ -1,7 +1,8 @@
 // One worker of a step shared among workers (threads.js). It runs its own instance of the
 // page's wasm module (the same build, posted compiled), holds a `FlockShare`, and for each
 // step copies the boids in from the SharedArrayBuffers, steps its share and copies its
-// share's new state out, then answers. It never blocks: a message is a step.
+// share's new state out (the runs of slots it wrote, where they lie in the flock), then
+// answers. It never blocks: a message is a step.
 
 import { initSync, FlockShare } from '../boids.js';
 
@@ -16,12 +17,15 @@ function step({ head, count, dt, from, to }) {
   velocities.set(shared.velocities.subarray(0, 3 * count));
   species.set(shared.species.subarray(0, count));
   share.advance(dt, from, to);
+  const runs = share.runs(); // [start, end) slot pairs: a few dozen
   const [, , , newPositions, newVelocities, counts, strongest] = share.views();
-  const at = share.offset();
-  shared.outPositions.set(newPositions, 3 * at);
-  shared.outVelocities.set(newVelocities, 3 * at);
-  shared.counts.set(counts, at);
-  shared.strongest.set(strongest, at);
+  for (let k = 0; k < runs.length; k += 2) {
+    const [from, to] = [runs[k], runs[k + 1]];
+    shared.outPositions.set(newPositions.subarray(3 * from, 3 * to), 3 * from);
+    shared.outVelocities.set(newVelocities.subarray(3 * from, 3 * to), 3 * from);
+    shared.counts.set(counts.subarray(from, to), from);
+    shared.strongest.set(strongest.subarray(from, to), from);
+  }
   // Written before it is counted: the page reads the shares once every worker is counted.
   Atomics.add(shared.control, 0, 1);
   // What the pool evens the shares by: this share's boids and how long they took here.

@@ -22,7 +22,7 @@ use crate::sim::{self, PartState, Split, Totals};
 #[derive(Default)]
 pub struct Sharing {
     handed: Option<Handed>,
-    /// Every share's new state, end to end, as threads.js writes it (`shareViews`).
+    /// Every share's new state, slot by slot, as threads.js writes it (`shareViews`).
     shares: PartState,
 }
 
@@ -130,7 +130,7 @@ impl Flock {
         shares.totals = totals;
         let taken = self
             .sim_mut()
-            .finish_parts(dt as f32, &shares, handed.sorted);
+            .finish_parts(dt as f32, &mut shares, handed.sorted);
         self.sharing.shares = shares;
         Ok(taken)
     }
@@ -192,8 +192,8 @@ impl FlockShare {
     }
 
     /// Views to copy through at once: the loaded boids' positions, velocities (xyz each)
-    /// and species, to write; then this share's new positions, velocities, neighbours
-    /// heeded and strongest rules, to read after `advance`.
+    /// and species, to write; then the new positions, velocities, neighbours heeded and
+    /// strongest rules after `advance`, slot by slot, of which this share wrote its `runs`.
     pub fn views(&mut self) -> Array {
         let out = &self.out;
         let (positions, velocities, species) = self.copy.boids_mut();
@@ -242,14 +242,18 @@ impl FlockShare {
         }
     }
 
-    /// Where this share's boids start among all of them, in the walk's order.
-    pub fn offset(&self) -> u32 {
-        self.out.offset as u32
+    /// The runs of slots this share wrote, as [start, end) pairs end to end.
+    pub fn runs(&self) -> Vec<u32> {
+        self.out
+            .runs
+            .iter()
+            .flat_map(|run| [run.start as u32, run.end as u32])
+            .collect()
     }
 
     /// Boids in this share.
     pub fn length(&self) -> u32 {
-        self.out.len() as u32
+        self.out.boids() as u32
     }
 
     /// Neighbours this share's boids heeded, summed.

@@ -143,55 +143,47 @@ impl Flock {
         }
     }
 
-    /// Calls `found(slots)` for each cell of walk unit `unit` with boids in it, in the
-    /// order the scan visits them.
-    pub(super) fn unit_slots(&self, unit: usize, mut found: impl FnMut(std::ops::Range<usize>)) {
-        let grid = &self.grid;
-        if self.settings.topological {
-            found(grid.slots(unit, unit));
-            return;
-        }
-        let (z, x) = (unit / grid.dims(), unit % grid.dims());
-        for y in 0..grid.rows() {
-            let slots = grid.slots_of([x, y, z]);
-            if !slots.is_empty() {
-                found(slots);
-            }
-        }
-    }
-
     /// Calls `found(slots)` over the slots of the walk's `units` in as few runs as it can:
-    /// whole layers of cells lie end to end in slots, so a run of them is one run; a layer
-    /// cut between two shares gives one run per cell. What `glide_all` moves, `WIDE` lanes
-    /// at a time: per cell (about 3 boids at 100,000 settled defaults) a worker's half of
-    /// the step took 1.3× what it should, lanes mostly empty.
+    /// whole layers of cells lie end to end in slots, so a run of them is one run; the part
+    /// of a layer a share holds (a run of its columns) is one run per row of cells. What
+    /// `glide_all` moves, `WIDE` lanes at a time (per cell, about 3 boids at 100,000 settled
+    /// defaults, a worker's half of the step took 1.3× what it should), and the runs a
+    /// worker's share hands back (per cell, taking the shares in cost 6 ms at 100,000).
     pub(super) fn unit_runs(
         &self,
         units: std::ops::Range<usize>,
         mut found: impl FnMut(std::ops::Range<usize>),
     ) {
         let grid = &self.grid;
+        let mut run = |slots: std::ops::Range<usize>| {
+            if !slots.is_empty() {
+                found(slots);
+            }
+        };
         if units.is_empty() {
             return;
         }
         if self.settings.topological {
-            found(grid.slots_before(units.start)..grid.slots_before(units.end));
+            run(grid.slots_before(units.start)..grid.slots_before(units.end));
             return;
         }
         let (dims, per_layer) = (grid.dims(), grid.rows() * grid.dims());
         let mut unit = units.start;
         while unit < units.end {
+            let (z, x) = (unit / dims, unit % dims);
             let whole_layers = (units.end - unit) / dims;
-            if unit.is_multiple_of(dims) && whole_layers > 0 {
-                let z = unit / dims;
-                found(
-                    grid.slots_before(z * per_layer)
-                        ..grid.slots_before((z + whole_layers) * per_layer),
-                );
+            if x == 0 && whole_layers > 0 {
+                let cells = z * per_layer..(z + whole_layers) * per_layer;
+                run(grid.slots_before(cells.start)..grid.slots_before(cells.end));
                 unit += whole_layers * dims;
             } else {
-                self.unit_slots(unit, &mut found);
-                unit += 1;
+                // Columns x.. of layer z, to the layer's end or the share's.
+                let x_end = (units.end - z * dims).min(dims);
+                for y in 0..grid.rows() {
+                    let first = grid.cell_index([x, y, z]);
+                    run(grid.slots(first, first + (x_end - x) - 1));
+                }
+                unit = z * dims + x_end;
             }
         }
     }

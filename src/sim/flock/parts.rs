@@ -37,46 +37,35 @@ impl Split {
     }
 }
 
-/// The new state of one share of a step (or of every share, end to end), in the order the
-/// walk visits its boids: positions and velocities (xyz each), neighbours heeded and the
-/// strongest rule (one each), and what looking around cost.
+/// The new state of a step, slot by slot (the flock's order after the step): positions
+/// and velocities (xyz each), neighbours heeded and the strongest rule (one each), and what
+/// looking around cost. A worker's share holds the whole flock's room but writes only the
+/// slots in its `runs`; the page copies those runs into one `PartState` of every share.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PartState {
-    /// Where this share starts among all the boids in the walk's order.
-    pub offset: usize,
     pub positions: Vec<f32>,
     pub velocities: Vec<f32>,
     pub counts: Vec<u16>,
     pub strongest: Vec<u8>,
+    /// The runs of slots a share wrote: a few dozen (whole layers of cells lie end to end
+    /// in slots; a layer cut between shares gives a run per row of cells).
+    pub runs: Vec<Range<usize>>,
     pub totals: Totals,
 }
 
 impl PartState {
-    /// Boids in this share.
-    pub fn len(&self) -> usize {
-        self.counts.len()
+    /// Boids the share wrote (in its runs).
+    pub fn boids(&self) -> usize {
+        self.runs.iter().map(|run| run.len()).sum()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.counts.is_empty()
-    }
-
-    /// Room for `count` boids (what the shares write end to end), from offset 0.
+    /// Room for `count` boids, no runs.
     pub fn resize(&mut self, count: usize) {
-        self.offset = 0;
         self.positions.resize(3 * count, 0.0);
         self.velocities.resize(3 * count, 0.0);
         self.counts.resize(count, 0);
         self.strongest.resize(count, 0);
-    }
-
-    fn clear(&mut self) {
-        self.positions.clear();
-        self.velocities.clear();
-        self.counts.clear();
-        self.strongest.clear();
-        self.offset = 0;
-        self.totals = Totals::default();
+        self.runs.clear();
     }
 }
 
@@ -149,11 +138,12 @@ impl Flock {
         (&mut self.positions, &mut self.velocities, &mut self.species)
     }
 
-    /// Share `split` of one step of `dt` (a single substep: `single_substep`), written to
-    /// `out` in the walk's order. False, with nothing written, for a `dt` that is not one
-    /// substep or a split that ends before it starts.
+    /// Share `split` of one step of `dt` (a single substep: `single_substep`), left in
+    /// `out` slot by slot, in the runs of slots `out.runs` lists. False, with no runs, for a
+    /// `dt` that is not one substep or a split that ends before it starts.
     pub fn advance_part(&mut self, dt: f32, split: Split, out: &mut PartState) -> bool {
-        out.clear();
+        out.runs.clear();
+        out.totals = Totals::default();
         let Some(h) = single_substep(dt) else {
             return false;
         };
@@ -165,21 +155,16 @@ impl Flock {
         }
         self.sort_into_cells();
         let forces = self.forces();
-        let (units, offset) = self.share(split);
+        let units = self.share(split);
         let mut next = self.take_next();
         out.totals = self.advance(h, &forces, units.clone(), &mut next);
-        out.offset = offset;
-        for unit in units {
-            self.unit_slots(unit, |slots| {
-                let xyz = 3 * slots.start..3 * slots.end;
-                out.positions
-                    .extend_from_slice(&next.positions[xyz.clone()]);
-                out.velocities.extend_from_slice(&next.velocities[xyz]);
-                out.counts.extend_from_slice(&next.counts[slots.clone()]);
-                out.strongest.extend_from_slice(&next.strongest[slots]);
-            });
-        }
-        // Back as scratch: the next `load_head` writes the boids afresh.
+        self.unit_runs(units, |slots| out.runs.push(slots));
+        // The new state stays where the step wrote it; `out`'s old buffers come back as
+        // scratch (the next `load_head` writes the boids afresh).
+        std::mem::swap(&mut out.positions, &mut next.positions);
+        std::mem::swap(&mut out.velocities, &mut next.velocities);
+        std::mem::swap(&mut out.counts, &mut next.counts);
+        std::mem::swap(&mut out.strongest, &mut next.strongest);
         self.positions = next.positions;
         self.velocities = next.velocities;
         self.neighbour_counts = next.counts;
@@ -195,20 +180,20 @@ impl Flock {
         }
     }
 
-    /// Takes in a step of `dt` shared among workers: `shares` holds every share's new
-    /// state end to end, in the walk's order (each at its `offset`), and their totals
-    /// summed. The flock sorts as each worker did (unless `presorted`: `sort_for_parts` was
-    /// called since the boids or settings last changed), puts every boid's new state in its
-    /// slot and settles as its own step does: the same flock, bit for bit. False, the flock
-    /// untouched, when `dt` is not one substep or `shares` does not hold every boid.
-    pub fn finish_parts(&mut self, dt: f32, shares: &PartState, presorted: bool) -> bool {
+    /// Takes in a step of `dt` shared among workers: `shares` holds every boid's new state
+    /// slot by slot (each share's runs copied in) and their totals summed. The flock sorts
+    /// as each worker did (unless `presorted`: `sort_for_parts` was called since the boids
+    /// or settings last changed), takes the new state (`shares` gets the old buffers back,
+    /// the same size) and settles as its own step does: the same flock, bit for bit. False,
+    /// the flock untouched, when `dt` is not one substep or `shares` is not the flock's size.
+    pub fn finish_parts(&mut self, dt: f32, shares: &mut PartState, presorted: bool) -> bool {
         let Some(h) = single_substep(dt) else {
             return false;
         };
         let count = self.len();
-        let whole = shares.len() == count
-            && shares.positions.len() == 3 * count
+        let whole = shares.positions.len() == 3 * count
             && shares.velocities.len() == 3 * count
+            && shares.counts.len() == count
             && shares.strongest.len() == count;
         if !whole {
             return false;
@@ -223,40 +208,29 @@ impl Flock {
         }
         let forces = self.forces();
         let mut next = self.take_next();
-        let mut at = 0;
-        for unit in 0..self.walk_units() {
-            self.unit_slots(unit, |slots| {
-                let taken = at..at + slots.len();
-                next.positions[3 * slots.start..3 * slots.end]
-                    .copy_from_slice(&shares.positions[3 * taken.start..3 * taken.end]);
-                next.velocities[3 * slots.start..3 * slots.end]
-                    .copy_from_slice(&shares.velocities[3 * taken.start..3 * taken.end]);
-                next.counts[slots.clone()].copy_from_slice(&shares.counts[taken.clone()]);
-                at += taken.len();
-                next.strongest[slots].copy_from_slice(&shares.strongest[taken]);
-            });
-        }
+        std::mem::swap(&mut next.positions, &mut shares.positions);
+        std::mem::swap(&mut next.velocities, &mut shares.velocities);
+        std::mem::swap(&mut next.counts, &mut shares.counts);
+        std::mem::swap(&mut next.strongest, &mut shares.strongest);
         self.settle(h, &forces, next, shares.totals);
         true
     }
 
-    /// The walk's units of share `split` and how many boids the walk visits before them.
-    /// Shares are cut at the units' edges (between columns of cells; between cells in
-    /// nearest-k mode).
-    fn share(&self, split: Split) -> (Range<usize>, usize) {
+    /// The walk's units of share `split`, cut at the units' edges (between columns of
+    /// cells; between cells in nearest-k mode).
+    fn share(&self, split: Split) -> Range<usize> {
         let count = self.len();
         let edge = |boids: usize| {
             if boids == 0 {
-                (0, 0)
+                0
             } else if boids >= count {
-                (self.walk_units(), count)
+                self.walk_units()
             } else {
-                self.first_edge_from(boids)
+                self.first_edge_from(boids).0
             }
         };
-        let (start, offset) = edge(split.from);
-        let (end, _) = edge(split.to);
-        (start..end.max(start), offset)
+        let (start, end) = (edge(split.from), edge(split.to));
+        start..end.max(start)
     }
 
     /// The first edge between units with at least `boids` boids before it in the walk,
