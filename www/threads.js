@@ -13,17 +13,21 @@ import { moduleForWorkers } from './wasm-load.js';
 
 /**
  * Fewer boids than this step on the page's own thread (`threads="on"` shares any flock's).
- * A shared step is taken in when the workers' answers reach the page's thread, between its
- * frames: measured in Chromium on a 2-core machine, 10,000 boids took 14-19 ms a shared step
- * against 3.5-9 ms on one thread, and even 100,000 no less than on one (docs/performance.md).
- * From 50,000 a step on the page's thread is longer than a frame, and sharing it leaves the
- * thread free to draw meanwhile.
+ * Measured in Chromium on a 2-core machine (scripts/bench-threads.mjs, docs/performance.md),
+ * 2 workers against one thread: 1,500 boids 1.3-1.8× (the hand-over costs more than the
+ * step), 10,000 standard 1.21× and settled defaults 0.76×, 20,000 0.77× and 0.98×, 100,000
+ * 0.89× and 0.66×. From 20,000 sharing pays in both scenarios, and leaves the page's thread
+ * free to draw meanwhile.
  */
-export const THREADS_FROM = 50_000;
+export const THREADS_FROM = 20_000;
 /** Most workers, whatever the cores: past memory bandwidth more only cost copies. */
 const MOST_WORKERS = 8;
-/** A pool whose workers have not all answered by then did not start: the flock stays on one thread. */
-const START_TIMEOUT_MS = 10_000;
+/**
+ * A pool whose workers have not all answered by then did not start: the flock stays on one
+ * thread. Long, as the page steps on its own thread meanwhile: where software WebGL draws
+ * 100,000 cones in 3 s a frame, 10 s was three frames, and the workers were given up.
+ */
+const START_TIMEOUT_MS = 60_000;
 
 /** Whether this page may share steps: cross-origin isolated, with SharedArrayBuffer and Atomics. */
 export function threadsPossible() {
