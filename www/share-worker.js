@@ -10,7 +10,6 @@ let share = null;
 let shared = null; // { control, positions, velocities, species, outPositions, outVelocities, counts, strongest }
 
 function step({ head, count, dt, from, to }) {
-  const start = performance.now();
   share.load(head, count);
   let [positions, velocities, species] = share.views();
   positions.set(shared.positions.subarray(0, 3 * count));
@@ -28,8 +27,8 @@ function step({ head, count, dt, from, to }) {
   }
   // Written before it is counted: the page reads the shares once every worker is counted.
   Atomics.add(shared.control, 0, 1);
-  // What the pool evens the shares by: this share's boids and how long they took here.
-  return { neighbours: share.neighbours(), examined: share.examined(), boids: share.length(), ms: performance.now() - start };
+  // The pool evens the shares by their boids and how long each took to answer.
+  return { neighbours: share.neighbours(), examined: share.examined(), boids: share.length() };
 }
 
 self.onmessage = ({ data }) => {

@@ -143,7 +143,7 @@ export class SharePool {
     positions = velocities = species = null; // never kept past a call into the module
     Atomics.store(this.shared.control, 0, 0);
     const generation = ++this.generation;
-    this.inFlight = { generation, dt, boids, answers: 0, neighbours: 0, examined: 0, shares: [], ready: false, dropped: false };
+    this.inFlight = { generation, dt, boids, answers: 0, neighbours: 0, examined: 0, shares: [], started: performance.now(), ready: false, dropped: false };
     const cut = (k) => (k === this.count ? boids : Math.round(boids * this.cuts[k]));
     this.workers.forEach((worker, part) =>
       worker.postMessage({ generation, step: { head, count: boids, dt, from: cut(part), to: cut(part + 1), part } }),
@@ -167,7 +167,7 @@ export class SharePool {
     step.answers += 1;
     step.neighbours += data.neighbours;
     step.examined += data.examined;
-    step.shares[data.part] = data;
+    step.shares[data.part] = { boids: data.boids, ms: performance.now() - step.started };
     if (step.answers < this.count) return;
     this.even(step.shares);
     if (Atomics.load(this.shared.control, 0) !== this.count) {
@@ -183,8 +183,10 @@ export class SharePool {
   }
 
   /**
-   * Moves the cuts halfway toward shares that would take equal times, from what each worker
-   * just took for its boids (its copies and sort included: the same for every worker).
+   * Moves the cuts a quarter of the way toward shares that would take equal times, from how
+   * long each share took from handing out to its answer (a worker's own clock misses its
+   * wait for a core: on 2 cores, the second worker starts 2-3 ms late while this thread
+   * sorts). A quarter, as the same share's time varies by a third from step to step here.
    */
   even(shares) {
     const boids = shares.reduce((sum, share) => sum + share.boids, 0);
@@ -195,7 +197,7 @@ export class SharePool {
     let at = 0;
     for (let k = 1; k < this.count; k++) {
       at += paces[k - 1] / total;
-      this.cuts[k] = (this.cuts[k] + at) / 2;
+      this.cuts[k] += (at - this.cuts[k]) / 4;
     }
   }
 
