@@ -191,12 +191,16 @@ export class SharePool {
   even(shares) {
     const boids = shares.reduce((sum, share) => sum + share.boids, 0);
     if (!boids) return;
-    // Each share's pace: fractions of the flock a millisecond.
+    // Each share's pace (fractions of the flock a millisecond), as a share of the whole; no
+    // share under a quarter of an even one, so a worker slowed for a moment is not left with
+    // nothing to time again.
     const paces = shares.map((share) => Math.max(share.boids, 1) / boids / Math.max(share.ms, 0.05));
-    const total = paces.reduce((sum, pace) => sum + pace, 0);
+    const least = 1 / (4 * this.count);
+    const widths = paces.map((pace) => Math.max(least, pace / paces.reduce((sum, p) => sum + p, 0)));
+    const total = widths.reduce((sum, width) => sum + width, 0);
     let at = 0;
     for (let k = 1; k < this.count; k++) {
-      at += paces[k - 1] / total;
+      at += widths[k - 1] / total;
       this.cuts[k] += (at - this.cuts[k]) / 4;
     }
   }

@@ -2,13 +2,14 @@
 // served cross-origin isolated as scripts/serve.sh serves:
 // - the pool's step is the step of one thread, bit for bit (the snapshot's bytes), with 1, 2
 //   and 3 workers, in every mode, in the build the page runs;
-// (The flocks are small and their canvases tiny: software WebGL draws 20,000 cones in
-// about 0.7 s a frame here.)
+// - the pool's cuts move toward equal times, and leave no share with nothing;
 // - <boids-flock> shares its steps with threads="on" (threads() says how many), not below
-//   THREADS_FROM without it, not with threads="1", and not on a page that isn't isolated (no error, the same
-//   flock as one thread makes);
+//   THREADS_FROM without it, not with threads="1", and not on a page that isn't isolated
+//   (no error, and the flock that shared steps make);
 // - a worker that fails to start leaves a working flock on one thread;
 // - a flock removed from the page ends its workers: 50 flocks added and removed leave none.
+// (The flocks are small and their canvases tiny: software WebGL draws 20,000 cones in
+// about 0.7 s a frame here.)
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -110,6 +111,30 @@ async function runElement(page, { steps = 12, shared = 0 } = {}) {
     return { threads: el.threads(), steps: el.steps, isolated: crossOriginIsolated, workers: el.pool?.workers.length ?? 0, taken: el.pool?.taken ?? 0 };
   }, { steps, shared });
 }
+
+test('the pool moves its cuts toward equal times, and never leaves a share with nothing', async () => {
+  const page = await env.browser.newPage();
+  await page.goto(`${env.server.url}test/blank.html`);
+  const cuts = await page.evaluate(async () => {
+    const { SharePool } = await import('/www/threads.js');
+    const pool = new SharePool(2); // not started: only its cuts are used here
+    const even = [...pool.cuts];
+    // Share 0 took 10 ms for half the boids, share 1 took 30: share 0 should get 3/4.
+    for (let i = 0; i < 40; i++) pool.even([{ boids: 50_000, ms: 10 }, { boids: 50_000, ms: 30 }]);
+    const faster = [...pool.cuts];
+    // A share that answered at once with no boids still gets a quarter of an even share.
+    for (let i = 0; i < 40; i++) pool.even([{ boids: 100_000, ms: 50 }, { boids: 0, ms: 0.01 }]);
+    const starved = [...pool.cuts];
+    const three = new SharePool(3);
+    for (let i = 0; i < 40; i++) three.even([{ boids: 1000, ms: 5 }, { boids: 1000, ms: 5 }, { boids: 1000, ms: 5 }]);
+    return { even, faster, starved, three: [...three.cuts] };
+  });
+  assert.deepEqual(cuts.even, [0, 0.5, 1]);
+  assert.ok(Math.abs(cuts.faster[1] - 0.75) < 0.01, `share 0 is 3/4: ${cuts.faster}`);
+  assert.ok(cuts.starved[1] < 0.9 && cuts.starved[1] > 0.8, `share 1 keeps about an eighth: ${cuts.starved}`);
+  assert.ok(cuts.three.every((cut, k) => Math.abs(cut - k / 3) < 1e-9), `equal times keep even cuts: ${cuts.three}`);
+  await page.close();
+});
 
 test('<boids-flock threads="on"> shares its steps; below THREADS_FROM or with threads="1" it does not', async () => {
   const cores = await (async () => {
