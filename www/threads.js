@@ -196,7 +196,8 @@ export class SharePool {
     // nothing to time again.
     const paces = shares.map((share) => Math.max(share.boids, 1) / boids / Math.max(share.ms, 0.05));
     const least = 1 / (4 * this.count);
-    const widths = paces.map((pace) => Math.max(least, pace / paces.reduce((sum, p) => sum + p, 0)));
+    const sum = paces.reduce((total, pace) => total + pace, 0);
+    const widths = paces.map((pace) => Math.max(least, pace / sum));
     const total = widths.reduce((sum, width) => sum + width, 0);
     let at = 0;
     for (let k = 1; k < this.count; k++) {

@@ -427,9 +427,9 @@ impl Flock {
             if whole {
                 glide_run(0..boids);
             } else {
-                // A worker's share: its whole layers, then its cells one by one (each lane
-                // moves on its own, so the runs move their boids bit for bit as the whole
-                // would).
+                // A worker's share: its whole layers as one run, a part of a layer a run per
+                // row of cells (each lane moves on its own, so the runs move their boids bit
+                // for bit as the whole would).
                 self.unit_runs(units, &mut glide_run);
             }
         }

@@ -14,7 +14,7 @@ use std::ops::Range;
 use crate::sim::params::Param;
 use crate::sim::snapshot::SnapshotError;
 
-use super::{Flock, Totals, MAX_STEP, MAX_SUBSTEP};
+use super::{Flock, Next, Totals, MAX_STEP, MAX_SUBSTEP};
 
 /// One share of a step: the walk's units from the first edge between units with at least
 /// `from` boids before it, to the first with at least `to` (`to` at or past the flock's
@@ -66,6 +66,15 @@ impl PartState {
         self.counts.resize(count, 0);
         self.strongest.resize(count, 0);
         self.runs.clear();
+    }
+
+    /// Trades buffers with a step's `next` state: a share takes what its step wrote, the
+    /// flock takes every share's state, each leaving its own buffers as the other's scratch.
+    fn swap_buffers(&mut self, next: &mut Next) {
+        std::mem::swap(&mut self.positions, &mut next.positions);
+        std::mem::swap(&mut self.velocities, &mut next.velocities);
+        std::mem::swap(&mut self.counts, &mut next.counts);
+        std::mem::swap(&mut self.strongest, &mut next.strongest);
     }
 }
 
@@ -161,10 +170,7 @@ impl Flock {
         self.unit_runs(units, |slots| out.runs.push(slots));
         // The new state stays where the step wrote it; `out`'s old buffers come back as
         // scratch (the next `load_head` writes the boids afresh).
-        std::mem::swap(&mut out.positions, &mut next.positions);
-        std::mem::swap(&mut out.velocities, &mut next.velocities);
-        std::mem::swap(&mut out.counts, &mut next.counts);
-        std::mem::swap(&mut out.strongest, &mut next.strongest);
+        out.swap_buffers(&mut next);
         self.positions = next.positions;
         self.velocities = next.velocities;
         self.neighbour_counts = next.counts;
@@ -208,10 +214,7 @@ impl Flock {
         }
         let forces = self.forces();
         let mut next = self.take_next();
-        std::mem::swap(&mut next.positions, &mut shares.positions);
-        std::mem::swap(&mut next.velocities, &mut shares.velocities);
-        std::mem::swap(&mut next.counts, &mut shares.counts);
-        std::mem::swap(&mut next.strongest, &mut shares.strongest);
+        shares.swap_buffers(&mut next);
         self.settle(h, &forces, next, shares.totals);
         true
     }
@@ -226,39 +229,38 @@ impl Flock {
             } else if boids >= count {
                 self.walk_units()
             } else {
-                self.first_edge_from(boids).0
+                self.first_edge_from(boids)
             }
         };
         let (start, end) = (edge(split.from), edge(split.to));
         start..end.max(start)
     }
 
-    /// The first edge between units with at least `boids` boids before it in the walk,
-    /// and how many there are: (the unit after the edge, the boids before it).
-    fn first_edge_from(&self, boids: usize) -> (usize, usize) {
+    /// The first edge between units with at least `boids` boids before it in the walk:
+    /// the unit after the edge.
+    fn first_edge_from(&self, boids: usize) -> usize {
         let grid = &self.grid;
         if self.settings.topological {
-            let cell = first_reaching(grid.cell_count(), boids, |c| grid.slots_before(c));
-            return (cell, grid.slots_before(cell));
+            return first_reaching(grid.cell_count(), boids, |c| grid.slots_before(c));
         }
         // Layers of cells are runs of slots: the first layer edge with enough boids before
         // it, then the columns of the layer before that edge, summed up y.
         let per_layer = grid.rows() * grid.dims();
         let layer_edge = first_reaching(grid.layers(), boids, |z| grid.slots_before(z * per_layer));
         if layer_edge == 0 {
-            return (0, 0);
+            return 0;
         }
         let z = layer_edge - 1;
         let mut seen = grid.slots_before(z * per_layer);
         for x in 0..grid.dims() {
             if seen >= boids {
-                return (z * grid.dims() + x, seen);
+                return z * grid.dims() + x;
             }
             seen += (0..grid.rows())
                 .map(|y| grid.slots_of([x, y, z]).len())
                 .sum::<usize>();
         }
-        (layer_edge * grid.dims(), seen)
+        layer_edge * grid.dims()
     }
 }
 
