@@ -286,7 +286,7 @@ pub const PARAMS: &[ParamSpec] = &[
         label: "Home range",
         min: 0.05,
         max: 0.5,
-        default: 0.2,
+        default: 0.22,
         step: 0.01,
         unit: "",
         kind: Kind::Real,

@@ -31,7 +31,7 @@ pub const PRESETS: &[Preset] = &[
             (Param::Speed, 10.0),
             (Param::AlignmentRadius, 12.0),
             (Param::Noise, 0.0),
-            (Param::HomeRange, 0.2),
+            (Param::HomeRange, 0.22),
             (Param::Sky, 1.0),
         ],
     },
@@ -43,16 +43,19 @@ pub const PRESETS: &[Preset] = &[
         name: "murmuration",
         label: "Murmuration",
         description: "Starling-like: strong alignment, gentle cohesion, a view all round and a fast cruise: one large flock that sweeps the sky as one.",
+        // Spaced at half the perception radius (2.25), not 2.0: 49–55 neighbours, not 65–71
+        // (a cheaper step), and told apart from the defaults' denser flock; noise 0.1, not
+        // 0.3: at 10,000 boids polarization 0.69–0.90 after 20 s, not 0.39–0.78.
         values: &[
             (Param::Separation, 2.0),
             (Param::Alignment, 3.0),
             (Param::Cohesion, 0.4),
             (Param::Perception, 4.5),
-            (Param::SeparationRadius, 2.0),
+            (Param::SeparationRadius, 2.25),
             (Param::FieldOfView, 360.0),
             (Param::Speed, 14.0),
             (Param::AlignmentRadius, 12.0),
-            (Param::Noise, 0.3),
+            (Param::Noise, 0.1),
             (Param::HomeRange, 0.18),
             (Param::Sky, 1.0),
         ],

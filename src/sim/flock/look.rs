@@ -27,7 +27,9 @@ const SPARSE_BELOW: f32 = 150.0;
 
 impl Flock {
     /// Width the grid's cells are built for: the perception radius, or in nearest-k mode
-    /// about the distance to the k-th nearest neighbour at the mean density.
+    /// about the distance to the k-th nearest neighbour at the mean density of the view (under
+    /// an open sky the flock flies in the view around home, not across the sky, 27 times
+    /// emptier: cells sized by the sky held nearly the whole flock, `tests/nearest_k.rs`).
     pub(super) fn cell_radius(&self) -> f32 {
         let s = &self.settings;
         if !s.topological {
@@ -36,10 +38,10 @@ impl Flock {
         let count = self.len().max(1) as f32;
         let k = s.nearest_k as f32;
         let typical = if s.flat {
-            let per_area = count / (self.world * self.world);
+            let per_area = count / (self.view_size() * self.view_size());
             (k / (std::f32::consts::PI * per_area)).sqrt()
         } else {
-            let per_volume = count / self.world.powi(3);
+            let per_volume = count / self.view_size().powi(3);
             (3.0 * k / (4.0 * std::f32::consts::PI * per_volume)).cbrt()
         };
         (NEAREST_CELL_FACTOR * typical).within(0.5, self.world)
