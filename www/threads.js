@@ -235,27 +235,40 @@ export class SharePool {
  * the URL) keeps it on one thread; `threads="on"` shares the steps of a flock of any size.
  */
 export const threadMethods = {
-  /** How many threads step this flock now: the workers sharing its steps, or 1. */
+  /**
+   * How many threads step this flock now: the workers sharing its steps, or 1. Only says:
+   * the pool starts with the first frame that steps a flock which should share its steps.
+   */
   threads() {
-    return this.sharesSteps() ? this.pool.count : 1;
+    return this.threadsWanted() && this.poolReady() ? this.pool.count : 1;
   },
 
-  /** Whether steps are shared now, starting the pool when they should be and are not yet. */
-  sharesSteps() {
+  /** Whether this flock's steps should be shared: isolated, several cores, big enough or asked. */
+  threadsWanted() {
     const asked = this.getAttribute('threads') ?? this.url?.get('threads');
-    const wanted =
+    return Boolean(
       this.flock &&
-      asked !== '1' &&
-      !this.threadsFailed &&
-      threadsPossible() &&
-      coresToUse() > 1 &&
-      (asked === 'on' || this.flock.count() >= THREADS_FROM);
-    if (!wanted) {
+        asked !== '1' &&
+        !this.threadsFailed &&
+        threadsPossible() &&
+        coresToUse() > 1 &&
+        (asked === 'on' || this.flock.count() >= THREADS_FROM),
+    );
+  },
+
+  /** Whether the pool has its workers, started and answering. */
+  poolReady() {
+    return Boolean(this.pool?.workers.length && !this.pool.starting);
+  },
+
+  /** Whether this frame's step is shared, starting the pool when it should be and is not yet. */
+  sharesSteps() {
+    if (!this.threadsWanted()) {
       if (this.pool?.busy) this.pool.drop();
       return false;
     }
     if (!this.pool) this.startPool();
-    return Boolean(this.pool?.workers.length && !this.pool.starting);
+    return this.poolReady();
   },
 
   startPool() {

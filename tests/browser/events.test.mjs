@@ -352,7 +352,7 @@ test('the recipes of docs/embedding.md work as written: a worksheet that notes, 
     assert.equal(tried[0], 'preset murmuration');
     assert.ok(tried.includes('cohesion → 0.4'), JSON.stringify(tried));
     assert.ok(tried.at(-1).startsWith('alignment → 2.9'), JSON.stringify(tried));
-    assert.ok(!tried.some((line) => line.startsWith('separation')), 'separation is locked: the preset (2) leaves it');
+    assert.ok(!tried.some((line) => line.startsWith('separation →')), `separation is locked: the preset leaves it (${JSON.stringify(tried)})`);
     assert.deepEqual(problems, []);
     await page.close();
 

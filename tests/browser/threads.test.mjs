@@ -166,6 +166,34 @@ test('<boids-flock threads="on"> shares its steps; below THREADS_FROM or with th
   }
 });
 
+// threads() only says: asked of a paused flock that should share its steps, it starts no
+// workers (it used to start the pool); the frame that steps the flock does.
+test('threads() asks, and starts no workers', async () => {
+  const page = await env.browser.newPage();
+  const { problems, pageErrors } = watchProblems(page);
+  await page.goto(`${env.server.url}test/big-paused.html`);
+  await page.waitForFunction(() => document.querySelector('boids-flock')?.flock);
+  const asked = await page.evaluate(async () => {
+    const el = document.querySelector('boids-flock');
+    const threads = [el.threads(), el.threads()];
+    await new Promise((r) => setTimeout(r, 500));
+    return { threads, pool: Boolean(el.pool), wanted: el.threadsWanted(), isolated: crossOriginIsolated };
+  });
+  assert.deepEqual(asked, { threads: [1, 1], pool: false, wanted: true, isolated: true });
+  assert.equal(page.workers().length, 0, 'no workers for a question');
+  // Unpaused, its frames start the pool and share its steps.
+  const run = await page.evaluate(async () => {
+    const el = document.querySelector('boids-flock');
+    el.paused = false;
+    const deadline = performance.now() + 60_000;
+    while (!(el.pool?.taken > 2) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    return { threads: el.threads(), taken: el.pool?.taken ?? 0 };
+  });
+  assert.ok(run.threads > 1 && run.taken > 2, `shared once it flies: ${JSON.stringify(run)}`);
+  assert.deepEqual([...problems, ...pageErrors], []);
+  await page.close();
+});
+
 // The isolated side takes its 20 steps through its element's own pool, the plain side on its
 // one thread: the same flock either way. (Both pages paused: a running page would add the
 // steps of however many frames it drew before the test read it. An earlier form of this
@@ -184,9 +212,9 @@ test('a page that is not cross-origin isolated steps on one thread, silently, th
         const isolated = crossOriginIsolated;
         let shared = 0;
         if (isolated) {
-          // threads() starts the pool; then each step handed out and taken in, as a frame does.
+          // sharesSteps() starts the pool, as a frame does; then each step handed out and taken in.
           const deadline = performance.now() + 30_000;
-          while (el.threads() < 2 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+          while (!el.sharesSteps() && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
           const { pool } = el;
           const onReady = pool.onReady;
           for (let i = 0; i < 20; i++) {
@@ -275,8 +303,8 @@ test('50 flocks added and removed leave no worker behind', async () => {
       el.setAttribute('threads', 'on');
       el.style.cssText = 'display:block;width:64px;height:48px';
       room.append(el);
-      // threads() starts the pool where a frame would (this page may give no frames meanwhile).
-      const started = cycle % 10 === 0 ? () => el.threads() > 1 : () => (el.threads(), el.pool?.workers.length > 0);
+      // sharesSteps() starts the pool where a frame would (this page may give no frames meanwhile).
+      const started = cycle % 10 === 0 ? () => el.sharesSteps() : () => (el.sharesSteps(), el.pool?.workers.length > 0);
       const deadline = performance.now() + (cycle === 49 ? 0 : 20_000);
       while (!started() && performance.now() < deadline) await new Promise((r) => setTimeout(r, 10));
       if (el.pool?.workers.length) pools += 1;
