@@ -495,8 +495,9 @@ export class BoidsFlock extends HTMLElement {
       // Slower than real time (the steps can't keep up): say how much, as "0.6× real time".
       const pace = this.owed > 0 ? this.flown / this.owed : 1;
       sim.textContent = pace < 0.95 ? `${ms} · ${this.text.ui('realTime').replace('{pace}', format(pace, pace < 0.1 ? 2 : 1))}` : ms;
-      if (this.threadsShown !== this.threads()) {
-        this.threadsShown = this.threads();
+      const threads = this.threads();
+      if (this.threadsShown !== threads) {
+        this.threadsShown = threads;
         sim.title = this.threadsShown > 1 ? this.text.ui('threads').replace('{n}', this.threadsShown) : '';
       }
     }

@@ -35,13 +35,13 @@ impl Flock {
         if !s.topological {
             return s.perception;
         }
-        let count = self.len().max(1) as f32;
+        let (count, view) = (self.len().max(1) as f32, self.view_size());
         let k = s.nearest_k as f32;
         let typical = if s.flat {
-            let per_area = count / (self.view_size() * self.view_size());
+            let per_area = count / (view * view);
             (k / (std::f32::consts::PI * per_area)).sqrt()
         } else {
-            let per_volume = count / self.view_size().powi(3);
+            let per_volume = count / view.powi(3);
             (3.0 * k / (4.0 * std::f32::consts::PI * per_volume)).cbrt()
         };
         (NEAREST_CELL_FACTOR * typical).within(0.5, self.world)
