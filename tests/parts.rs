@@ -187,6 +187,7 @@ fn shared_step(flock: &mut Flock, workers: &mut [Flock], presorted: bool, skew: 
             all.velocities[xyz.clone()].copy_from_slice(&share.velocities[xyz]);
             all.counts[run.clone()].copy_from_slice(&share.counts[run.clone()]);
             all.strongest[run.clone()].copy_from_slice(&share.strongest[run.clone()]);
+            all.order[run.clone()].copy_from_slice(&share.order[run.clone()]);
         }
         all.totals.neighbours += share.totals.neighbours;
         all.totals.examined += share.totals.examined;

@@ -1,13 +1,14 @@
 // One worker of a step shared among workers (threads.js). It runs its own instance of the
 // page's wasm module (the same build, posted compiled), holds a `FlockShare`, and for each
 // step copies the boids in from the SharedArrayBuffers, steps its share and copies its
-// share's new state out (the runs of slots it wrote, where they lie in the flock), then
+// share's new state out (the runs of slots it wrote, where they lie in the flock, with the
+// sort's order there: the page's flock reorders its ids by it, and need not sort), then
 // answers. It never blocks: a message is a step.
 
 import { initSync, FlockShare } from '../boids.js';
 
 let share = null;
-let shared = null; // { control, positions, velocities, species, outPositions, outVelocities, counts, strongest }
+let shared = null; // { control, positions, velocities, species, outPositions, outVelocities, counts, strongest, order }
 
 function step({ head, count, dt, from, to }) {
   share.load(head, count);
@@ -17,13 +18,14 @@ function step({ head, count, dt, from, to }) {
   species.set(shared.species.subarray(0, count));
   share.advance(dt, from, to);
   const runs = share.runs(); // [start, end) slot pairs: a few dozen
-  const [, , , newPositions, newVelocities, counts, strongest] = share.views();
+  const [, , , newPositions, newVelocities, counts, strongest, order] = share.views();
   for (let k = 0; k < runs.length; k += 2) {
     const [from, to] = [runs[k], runs[k + 1]];
     shared.outPositions.set(newPositions.subarray(3 * from, 3 * to), 3 * from);
     shared.outVelocities.set(newVelocities.subarray(3 * from, 3 * to), 3 * from);
     shared.counts.set(counts.subarray(from, to), from);
     shared.strongest.set(strongest.subarray(from, to), from);
+    shared.order.set(order.subarray(from, to), from);
   }
   // Written before it is counted: the page reads the shares once every worker is counted.
   Atomics.add(shared.control, 0, 1);

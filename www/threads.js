@@ -126,6 +126,7 @@ export class SharePool {
       outVelocities: floats(),
       counts: new Uint16Array(new SharedArrayBuffer(2 * capacity)),
       strongest: new Uint8Array(new SharedArrayBuffer(capacity)),
+      order: new Uint32Array(new SharedArrayBuffer(4 * capacity)),
     };
     this.capacity = capacity;
     for (const worker of this.workers) worker.postMessage({ shared: this.shared });
@@ -148,7 +149,7 @@ export class SharePool {
     this.workers.forEach((worker, part) =>
       worker.postMessage({ generation, step: { head, count: boids, dt, from: cut(part), to: cut(part + 1), part } }),
     );
-    flock.shareSort(); // meanwhile, what taking the step in would do first
+    flock.shareSort(); // meanwhile, what taking the step in would do first (only with hawks)
   }
 
   /** Forgets the step out (the flock changed, or stopped); its answers are still awaited. */
@@ -185,8 +186,7 @@ export class SharePool {
   /**
    * Moves the cuts a quarter of the way toward shares that would take equal times, from how
    * long each share took from handing out to its answer (a worker's own clock misses its
-   * wait for a core: on 2 cores, the second worker starts 2-3 ms late while this thread
-   * sorts). A quarter, as the same share's time varies by a third from step to step here.
+   * wait for a core, where the page's thread or another tab holds one). A quarter, as the same share's time varies by a third from step to step here.
    */
   even(shares) {
     const boids = shares.reduce((sum, share) => sum + share.boids, 0);
@@ -216,13 +216,14 @@ export class SharePool {
   finish(flock) {
     const step = this.inFlight;
     this.inFlight = null;
-    const [, , , positions, velocities, counts, strongest] = flock.shareViews();
+    const [, , , positions, velocities, counts, strongest, order] = flock.shareViews();
     if (counts.length !== step.boids) return false;
     const { shared } = this;
     positions.set(shared.outPositions.subarray(0, 3 * step.boids));
     velocities.set(shared.outVelocities.subarray(0, 3 * step.boids));
     counts.set(shared.counts.subarray(0, step.boids));
     strongest.set(shared.strongest.subarray(0, step.boids));
+    order.set(shared.order.subarray(0, step.boids));
     const taken = flock.shareFinish(step.dt, step.neighbours, step.examined);
     if (taken) this.taken += 1;
     return taken;

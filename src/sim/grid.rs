@@ -201,6 +201,14 @@ impl Grid {
         self.rows_per_cell = rows_per_cell;
     }
 
+    /// Takes `order` (swapped in: `order` gets the old one) and `rows_per_cell` from a sort
+    /// made elsewhere of the same boids (a step shared among workers, `Flock::finish_parts`).
+    /// The cells stay as this grid's last sort left them, until its next sort.
+    pub fn adopt_order(&mut self, rows_per_cell: usize, order: &mut Vec<u32>) {
+        self.rows_per_cell = rows_per_cell;
+        std::mem::swap(&mut self.order, order);
+    }
+
     /// Sorted slots of one cell.
     pub fn slots_of(&self, cell: [usize; 3]) -> std::ops::Range<usize> {
         let c = self.cell_index(cell);

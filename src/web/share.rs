@@ -11,7 +11,7 @@
 //! The views into the module's memory are valid until the next call into the module that
 //! allocates: JavaScript copies through them at once, and never keeps them.
 
-use js_sys::{Array, Float32Array, Uint16Array, Uint8Array};
+use js_sys::{Array, Float32Array, Uint16Array, Uint32Array, Uint8Array};
 use wasm_bindgen::prelude::*;
 
 use super::args::{number, range_error};
@@ -56,14 +56,14 @@ impl Flock {
         bytes
     }
 
-    /// Sorts the flock into cells as the workers do, while they step their shares (the
-    /// page's thread is idle meanwhile), so that `shareFinish` need not.
+    /// Sorts the flock into cells as the workers do, while they step their shares, so that
+    /// `shareFinish` need not: only a flock with hawks, which hunt through the grid (else
+    /// the workers' order is all it needs, and this does nothing).
     #[wasm_bindgen(js_name = shareSort)]
     pub fn share_sort(&mut self) {
-        if self.sharing.handed.is_none() {
+        if self.sharing.handed.is_none() || !self.sim_mut().sort_for_parts() {
             return;
         }
-        self.sim_mut().sort_for_parts();
         // The sort picked the grid's rows, as each worker's does: the head now says so.
         let head = self.sim().step_head();
         if let Some(handed) = &mut self.sharing.handed {
@@ -74,8 +74,8 @@ impl Flock {
 
     /// Views into the module's memory, to copy through at once: the boids' positions,
     /// velocities (xyz each) and species as they are, then room for the shares' new
-    /// positions, velocities, neighbours heeded (`Uint16Array`) and strongest rules, for
-    /// the boids `shareBegin` handed out.
+    /// positions, velocities, neighbours heeded (`Uint16Array`), strongest rules and the
+    /// sort's order (`Uint32Array`), for the boids `shareBegin` handed out.
     #[wasm_bindgen(js_name = shareViews)]
     pub fn share_views(&self) -> Array {
         let sim = self.sim();
@@ -84,7 +84,7 @@ impl Flock {
         // other call into the module (see the module's comment); nothing here allocates in
         // the module between making them and returning.
         unsafe {
-            views7([
+            views8([
                 Float32Array::view(sim.positions()).into(),
                 Float32Array::view(sim.velocities()).into(),
                 Uint8Array::view(sim.species()).into(),
@@ -92,6 +92,7 @@ impl Flock {
                 Float32Array::view(&shares.velocities).into(),
                 Uint16Array::view(&shares.counts).into(),
                 Uint8Array::view(&shares.strongest).into(),
+                Uint32Array::view(&shares.order).into(),
             ])
         }
     }
@@ -136,8 +137,8 @@ impl Flock {
     }
 }
 
-/// The seven views, as one array.
-fn views7(views: [JsValue; 7]) -> Array {
+/// The eight views, as one array.
+fn views8(views: [JsValue; 8]) -> Array {
     views.into_iter().collect()
 }
 
@@ -192,14 +193,15 @@ impl FlockShare {
     }
 
     /// Views to copy through at once: the loaded boids' positions, velocities (xyz each)
-    /// and species, to write; then the new positions, velocities, neighbours heeded and
-    /// strongest rules after `advance`, slot by slot, of which this share wrote its `runs`.
+    /// and species, to write; then the new positions, velocities, neighbours heeded,
+    /// strongest rules and the sort's order after `advance`, slot by slot, of which this
+    /// share wrote its `runs`.
     pub fn views(&mut self) -> Array {
         let out = &self.out;
         let (positions, velocities, species) = self.copy.boids_mut();
         // SAFETY: as `Flock.shareViews`.
         unsafe {
-            views7([
+            views8([
                 Float32Array::view(positions).into(),
                 Float32Array::view(velocities).into(),
                 Uint8Array::view(species).into(),
@@ -207,6 +209,7 @@ impl FlockShare {
                 Float32Array::view(&out.velocities).into(),
                 Uint16Array::view(&out.counts).into(),
                 Uint8Array::view(&out.strongest).into(),
+                Uint32Array::view(&out.order).into(),
             ])
         }
     }

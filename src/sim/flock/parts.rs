@@ -3,7 +3,8 @@
 //! boids' arrays; it sorts the same boids into the same cells, looks around for its share
 //! of the walk (`Split`) and moves those boids (`advance_part`). The flock then takes every
 //! share's new state in, slot by slot, and settles as a step of its own does
-//! (`finish_parts`).
+//! (`finish_parts`): with the order the workers sorted the boids into, not a sort of its
+//! own, unless its hawks need the grid.
 //!
 //! Bit for bit the step of one thread: every unit of the walk (a column of cells, or a cell
 //! in nearest-k mode) is scanned from scratch whoever scans it, every boid moves in its own
@@ -38,8 +39,8 @@ impl Split {
 }
 
 /// The new state of a step, slot by slot (the flock's order after the step): positions
-/// and velocities (xyz each), neighbours heeded and the strongest rule (one each), and what
-/// looking around cost. A worker's share holds the whole flock's room but writes only the
+/// and velocities (xyz each), neighbours heeded, the strongest rule and which boid came to
+/// the slot (one each), and what looking around cost. A worker's share holds the whole flock's room but writes only the
 /// slots in its `runs`; the page copies those runs into one `PartState` of every share.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PartState {
@@ -47,6 +48,9 @@ pub struct PartState {
     pub velocities: Vec<f32>,
     pub counts: Vec<u16>,
     pub strongest: Vec<u8>,
+    /// The sort's order: the index, before the step, of the boid each slot holds (the
+    /// flock reorders its ids and species by it).
+    pub order: Vec<u32>,
     /// The runs of slots a share wrote: a few dozen (whole layers of cells lie end to end
     /// in slots; a layer cut between shares gives a run per row of cells).
     pub runs: Vec<Range<usize>>,
@@ -65,6 +69,7 @@ impl PartState {
         self.velocities.resize(3 * count, 0.0);
         self.counts.resize(count, 0);
         self.strongest.resize(count, 0);
+        self.order.resize(count, 0);
         self.runs.clear();
     }
 
@@ -168,6 +173,8 @@ impl Flock {
         let mut next = self.take_next();
         out.totals = self.advance(h, &forces, units.clone(), &mut next);
         self.unit_runs(units, |slots| out.runs.push(slots));
+        out.order.clear();
+        out.order.extend_from_slice(self.grid.order());
         // The new state stays where the step wrote it; `out`'s old buffers come back as
         // scratch (the next `load_head` writes the boids afresh).
         out.swap_buffers(&mut next);
@@ -178,20 +185,34 @@ impl Flock {
         true
     }
 
+    /// Whether taking a shared step in needs the flock sorted into cells as the workers
+    /// sorted it: only for its hawks, which hunt through the grid. Else the shares' order is
+    /// all the flock needs of the sort (to reorder its ids and species), and the page's
+    /// thread does not sort 100,000 boids a step (3.5 ms) on a core the workers need.
+    pub fn parts_need_sort(&self) -> bool {
+        self.behaviours.hawks() > 0
+    }
+
     /// Sorts the boids into cells as the workers do, while they step their shares, so that
-    /// `finish_parts(.., presorted: true)` need not: the page's thread is idle meanwhile.
-    pub fn sort_for_parts(&mut self) {
-        if !self.is_empty() {
-            self.sort_into_cells();
+    /// `finish_parts(.., presorted: true)` need not; only when `parts_need_sort`. True when
+    /// it sorted.
+    pub fn sort_for_parts(&mut self) -> bool {
+        if self.is_empty() || !self.parts_need_sort() {
+            return false;
         }
+        self.sort_into_cells();
+        true
     }
 
     /// Takes in a step of `dt` shared among workers: `shares` holds every boid's new state
-    /// slot by slot (each share's runs copied in) and their totals summed. The flock sorts
-    /// as each worker did (unless `presorted`: `sort_for_parts` was called since the boids
-    /// or settings last changed), takes the new state (`shares` gets the old buffers back,
-    /// the same size) and settles as its own step does: the same flock, bit for bit. False,
-    /// the flock untouched, when `dt` is not one substep or `shares` is not the flock's size.
+    /// slot by slot (each share's runs copied in, the sort's order with them) and their
+    /// totals summed. The flock takes the new state (`shares` gets the old buffers back, the
+    /// same size) and settles as its own step does: the same flock, bit for bit. Where
+    /// `parts_need_sort`, it first sorts as each worker did (unless `presorted`:
+    /// `sort_for_parts` sorted since the boids or settings last changed); else it takes the
+    /// workers' order and the rows their sort picked, and its grid's cells stay as its last
+    /// sort left them (nothing reads them before the next sort). False, the flock
+    /// untouched, when `dt` is not one substep or `shares` is not the flock's size.
     pub fn finish_parts(&mut self, dt: f32, shares: &mut PartState, presorted: bool) -> bool {
         let Some(h) = single_substep(dt) else {
             return false;
@@ -200,17 +221,23 @@ impl Flock {
         let whole = shares.positions.len() == 3 * count
             && shares.velocities.len() == 3 * count
             && shares.counts.len() == count
-            && shares.strongest.len() == count;
+            && shares.strongest.len() == count
+            && shares.order.len() == count;
         if !whole {
             return false;
         }
         if self.is_empty() {
             return true;
         }
-        // Sorting again what is sorted gives the same cells (`scan_rows_per_cell` keeps its
-        // rows): presorted or not, the same step.
-        if !presorted || self.grid.order().len() != count {
-            self.sort_into_cells();
+        if self.parts_need_sort() {
+            // Sorting again what is sorted gives the same cells (`scan_rows_per_cell` keeps
+            // its rows): presorted or not, the same step.
+            if !presorted || self.grid.order().len() != count {
+                self.sort_into_cells();
+            }
+        } else {
+            let rows = self.scan_rows_per_cell();
+            self.grid.adopt_order(rows, &mut shares.order);
         }
         let forces = self.forces();
         let mut next = self.take_next();
