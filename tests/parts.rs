@@ -151,11 +151,11 @@ fn modes() -> Vec<(&'static str, Flock)> {
     ]
 }
 
-/// Steps `flock` once as `workers` (copies kept from step to step) sharing the step; the
-/// flock sorted while they work (as the page does), or when it takes their shares in.
+/// Steps `flock` once as `workers` (copies kept from step to step) sharing the step, each
+/// share's runs copied into one state as the page copies them, the sort's order with them.
 /// `skew` cuts the shares unevenly, as the page does to even out the workers' times: share
 /// `k` of `n` ends at (k + 1)² / n² of the boids, the last past the end.
-fn shared_step(flock: &mut Flock, workers: &mut [Flock], presorted: bool, skew: bool) {
+fn shared_step(flock: &mut Flock, workers: &mut [Flock], skew: bool) {
     let head = flock.step_head();
     let count = flock.len();
     let parts = workers.len();
@@ -192,11 +192,8 @@ fn shared_step(flock: &mut Flock, workers: &mut [Flock], presorted: bool, skew: 
         all.totals.neighbours += share.totals.neighbours;
         all.totals.examined += share.totals.examined;
     }
-    if presorted {
-        flock.sort_for_parts();
-    }
     assert!(
-        flock.finish_parts(STEP, &mut all, presorted),
+        flock.finish_parts(STEP, &mut all),
         "the shares hold every boid"
     );
 }
@@ -239,7 +236,7 @@ fn a_step_shared_among_workers_is_the_step_of_one_in_every_mode() {
             let mut copies = vec![Flock::new(0, Some(0)); workers];
             for step in 0..40 {
                 alone.step(STEP);
-                shared_step(&mut shared, &mut copies, step % 2 == 0, step % 3 == 1);
+                shared_step(&mut shared, &mut copies, step % 3 == 1);
                 assert_same(&format!("{name}, {workers} workers"), step, &alone, &shared);
             }
             // The flock flew: a test of two frozen flocks would pass as well.
@@ -334,8 +331,8 @@ fn what_cannot_be_a_shared_step_is_refused() {
     assert!(!worker.advance_part(f32::NAN, whole, &mut share));
     let mut short = PartState::default();
     short.resize(299);
-    assert!(!flock.finish_parts(STEP, &mut short, false));
-    assert!(!flock.finish_parts(0.05, &mut short, false));
+    assert!(!flock.finish_parts(STEP, &mut short));
+    assert!(!flock.finish_parts(0.05, &mut short));
     assert_eq!(flock.snapshot(), before, "refused, the flock is untouched");
     assert!(worker.load_head(b"BOID not a head", 10).is_err());
     assert!(worker.load_head(&flock.step_head(), 1_000_000_000).is_err());

@@ -14,10 +14,10 @@ import { moduleForWorkers } from './wasm-load.js';
 /**
  * Fewer boids than this step on the page's own thread (`threads="on"` shares any flock's).
  * Measured in Chromium on a 2-core machine (scripts/bench-threads.mjs, docs/performance.md),
- * 2 workers against one thread: 1,500 boids 1.3-1.8× (the hand-over costs more than the
- * step), 10,000 standard 1.21× and settled defaults 0.76×, 20,000 0.77× and 0.98×, 100,000
- * 0.89× and 0.66×. From 20,000 sharing pays in both scenarios, and leaves the page's thread
- * free to draw meanwhile.
+ * 2 workers against one thread: 1,500 boids 0.89-1.4× (the hand-over costs about as much as
+ * the step), 10,000 0.82-0.90×, 20,000 0.66-0.74×, 100,000 0.68× standard and 0.57-0.96×
+ * settled defaults (the machine's other tenants decide). From 20,000 sharing paid in both
+ * scenarios, and it leaves the page's thread free to draw meanwhile.
  */
 export const THREADS_FROM = 20_000;
 /** Most workers, whatever the cores: past memory bandwidth more only cost copies. */
@@ -149,7 +149,6 @@ export class SharePool {
     this.workers.forEach((worker, part) =>
       worker.postMessage({ generation, step: { head, count: boids, dt, from: cut(part), to: cut(part + 1), part } }),
     );
-    flock.shareSort(); // meanwhile, what taking the step in would do first (only with hawks)
   }
 
   /** Forgets the step out (the flock changed, or stopped); its answers are still awaited. */

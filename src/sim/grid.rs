@@ -202,8 +202,9 @@ impl Grid {
     }
 
     /// Takes `order` (swapped in: `order` gets the old one) and `rows_per_cell` from a sort
-    /// made elsewhere of the same boids (a step shared among workers, `Flock::finish_parts`).
-    /// The cells stay as this grid's last sort left them, until its next sort.
+    /// made elsewhere of the same boids (a step shared among workers, `Flock::finish_parts`;
+    /// a worker's share gives its order away so). The cells stay as this grid's last sort
+    /// left them, until its next sort.
     pub fn adopt_order(&mut self, rows_per_cell: usize, order: &mut Vec<u32>) {
         self.rows_per_cell = rows_per_cell;
         std::mem::swap(&mut self.order, order);

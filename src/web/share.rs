@@ -30,8 +30,6 @@ struct Handed {
     head: Vec<u8>,
     revision: u64,
     count: usize,
-    /// `shareSort` sorted the flock after it was handed out.
-    sorted: bool,
 }
 
 #[wasm_bindgen]
@@ -47,29 +45,12 @@ impl Flock {
             revision: sim.revision(),
             count: sim.len(),
             head,
-            sorted: false,
         };
         let bytes = Uint8Array::from(&handed.head[..]);
         let count = handed.count;
         self.sharing.shares.resize(count);
         self.sharing.handed = Some(handed);
         bytes
-    }
-
-    /// Sorts the flock into cells as the workers do, while they step their shares, so that
-    /// `shareFinish` need not: only a flock with hawks, which hunt through the grid (else
-    /// the workers' order is all it needs, and this does nothing).
-    #[wasm_bindgen(js_name = shareSort)]
-    pub fn share_sort(&mut self) {
-        if self.sharing.handed.is_none() || !self.sim_mut().sort_for_parts() {
-            return;
-        }
-        // The sort picked the grid's rows, as each worker's does: the head now says so.
-        let head = self.sim().step_head();
-        if let Some(handed) = &mut self.sharing.handed {
-            handed.sorted = true;
-            handed.head = head;
-        }
     }
 
     /// Views into the module's memory, to copy through at once: the boids' positions,
@@ -129,9 +110,7 @@ impl Flock {
         }
         let mut shares = std::mem::take(&mut self.sharing.shares);
         shares.totals = totals;
-        let taken = self
-            .sim_mut()
-            .finish_parts(dt as f32, &mut shares, handed.sorted);
+        let taken = self.sim_mut().finish_parts(dt as f32, &mut shares);
         self.sharing.shares = shares;
         Ok(taken)
     }

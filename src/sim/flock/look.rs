@@ -69,6 +69,8 @@ impl Flock {
     /// high would hold them, with a band between the two thresholds where the grid keeps
     /// its rows, so that a flock near one does not flip every step. The nearest-k search
     /// keeps one row: it looks in rings of cells as high as they are wide.
+    // Not inlined: a shared step's take-in calls it too, and the module's budget is tight.
+    #[inline(never)]
     pub(super) fn scan_rows_per_cell(&self) -> usize {
         if self.settings.topological {
             return 1;

@@ -173,8 +173,10 @@ impl Flock {
         let mut next = self.take_next();
         out.totals = self.advance(h, &forces, units.clone(), &mut next);
         self.unit_runs(units, |slots| out.runs.push(slots));
-        out.order.clear();
-        out.order.extend_from_slice(self.grid.order());
+        // The sort's order goes out with the new state (the worker's next sort writes its
+        // grid's order afresh).
+        let rows = self.grid.rows_per_cell();
+        self.grid.adopt_order(rows, &mut out.order);
         // The new state stays where the step wrote it; `out`'s old buffers come back as
         // scratch (the next `load_head` writes the boids afresh).
         out.swap_buffers(&mut next);
@@ -193,27 +195,15 @@ impl Flock {
         self.behaviours.hawks() > 0
     }
 
-    /// Sorts the boids into cells as the workers do, while they step their shares, so that
-    /// `finish_parts(.., presorted: true)` need not; only when `parts_need_sort`. True when
-    /// it sorted.
-    pub fn sort_for_parts(&mut self) -> bool {
-        if self.is_empty() || !self.parts_need_sort() {
-            return false;
-        }
-        self.sort_into_cells();
-        true
-    }
-
     /// Takes in a step of `dt` shared among workers: `shares` holds every boid's new state
     /// slot by slot (each share's runs copied in, the sort's order with them) and their
     /// totals summed. The flock takes the new state (`shares` gets the old buffers back, the
     /// same size) and settles as its own step does: the same flock, bit for bit. Where
-    /// `parts_need_sort`, it first sorts as each worker did (unless `presorted`:
-    /// `sort_for_parts` sorted since the boids or settings last changed); else it takes the
-    /// workers' order and the rows their sort picked, and its grid's cells stay as its last
-    /// sort left them (nothing reads them before the next sort). False, the flock
-    /// untouched, when `dt` is not one substep or `shares` is not the flock's size.
-    pub fn finish_parts(&mut self, dt: f32, shares: &mut PartState, presorted: bool) -> bool {
+    /// `parts_need_sort`, it first sorts as each worker did; else it takes the workers'
+    /// order and the rows their sort picked, and its grid's cells stay as its last sort left
+    /// them (nothing reads them before the next sort). False, the flock untouched, when `dt`
+    /// is not one substep or `shares` is not the flock's size.
+    pub fn finish_parts(&mut self, dt: f32, shares: &mut PartState) -> bool {
         let Some(h) = single_substep(dt) else {
             return false;
         };
@@ -230,11 +220,7 @@ impl Flock {
             return true;
         }
         if self.parts_need_sort() {
-            // Sorting again what is sorted gives the same cells (`scan_rows_per_cell` keeps
-            // its rows): presorted or not, the same step.
-            if !presorted || self.grid.order().len() != count {
-                self.sort_into_cells();
-            }
+            self.sort_into_cells();
         } else {
             let rows = self.scan_rows_per_cell();
             self.grid.adopt_order(rows, &mut shares.order);
