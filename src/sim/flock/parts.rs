@@ -40,8 +40,9 @@ impl Split {
 
 /// The new state of a step, slot by slot (the flock's order after the step): positions
 /// and velocities (xyz each), neighbours heeded, the strongest rule and which boid came to
-/// the slot (one each), and what looking around cost. A worker's share holds the whole flock's room but writes only the
-/// slots in its `runs`; the page copies those runs into one `PartState` of every share.
+/// the slot (one each), and what looking around cost. A worker's share holds the whole
+/// flock's room but writes only the slots in its `runs`; the page copies those runs into
+/// one `PartState` of every share.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PartState {
     pub positions: Vec<f32>,
