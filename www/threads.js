@@ -185,7 +185,8 @@ export class SharePool {
   /**
    * Moves the cuts a quarter of the way toward shares that would take equal times, from how
    * long each share took from handing out to its answer (a worker's own clock misses its
-   * wait for a core, where the page's thread or another tab holds one). A quarter, as the same share's time varies by a third from step to step here.
+   * wait for a core, where the page's thread or another tab holds one). A quarter, as the
+   * same share's time varies by a third from step to step here.
    */
   even(shares) {
     const boids = shares.reduce((sum, share) => sum + share.boids, 0);

@@ -196,17 +196,17 @@ impl Grid {
     }
 
     /// Keeps the grid's buffers but takes `rows_per_cell` as the last step's rows (what the
-    /// next sort picks its rows from): a worker's copy of a flock, loaded from its head.
+    /// next sort picks its rows from): a worker's copy of a flock, loaded from its head, or
+    /// a flock taking in a shared step, whose workers' sort picked them.
     pub fn set_rows_per_cell(&mut self, rows_per_cell: usize) {
         self.rows_per_cell = rows_per_cell;
     }
 
-    /// Takes `order` (swapped in: `order` gets the old one) and `rows_per_cell` from a sort
-    /// made elsewhere of the same boids (a step shared among workers, `Flock::finish_parts`;
-    /// a worker's share gives its order away so). The cells stay as this grid's last sort
-    /// left them, until its next sort.
-    pub fn adopt_order(&mut self, rows_per_cell: usize, order: &mut Vec<u32>) {
-        self.rows_per_cell = rows_per_cell;
+    /// Trades this grid's order for `order`: the order of a sort made elsewhere of the same
+    /// boids (a shared step's take-in, `Flock::finish_parts`), or a worker's share giving
+    /// its order away with its new state. The cells stay as this grid's last sort left them,
+    /// until its next sort.
+    pub fn trade_order(&mut self, order: &mut Vec<u32>) {
         std::mem::swap(&mut self.order, order);
     }
 

@@ -176,8 +176,7 @@ impl Flock {
         self.unit_runs(units, |slots| out.runs.push(slots));
         // The sort's order goes out with the new state (the worker's next sort writes its
         // grid's order afresh).
-        let rows = self.grid.rows_per_cell();
-        self.grid.adopt_order(rows, &mut out.order);
+        self.grid.trade_order(&mut out.order);
         // The new state stays where the step wrote it; `out`'s old buffers come back as
         // scratch (the next `load_head` writes the boids afresh).
         out.swap_buffers(&mut next);
@@ -192,7 +191,7 @@ impl Flock {
     /// sorted it: only for its hawks, which hunt through the grid. Else the shares' order is
     /// all the flock needs of the sort (to reorder its ids and species), and the page's
     /// thread does not sort 100,000 boids a step (3.5 ms) on a core the workers need.
-    pub fn parts_need_sort(&self) -> bool {
+    fn parts_need_sort(&self) -> bool {
         self.behaviours.hawks() > 0
     }
 
@@ -224,7 +223,8 @@ impl Flock {
             self.sort_into_cells();
         } else {
             let rows = self.scan_rows_per_cell();
-            self.grid.adopt_order(rows, &mut shares.order);
+            self.grid.set_rows_per_cell(rows);
+            self.grid.trade_order(&mut shares.order);
         }
         let forces = self.forces();
         let mut next = self.take_next();
