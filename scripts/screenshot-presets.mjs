@@ -2,6 +2,7 @@
 // whether a re-tuned preset still looks like its name.
 //
 //   node scripts/screenshot-presets.mjs [name …]     (after `trunk build --release --offline`)
+//   PRESET_COUNT=10000 node scripts/screenshot-presets.mjs   (the same at 10,000 boids)
 //
 // For each preset of `Flock.presets()` (or those named), in headless Debian chromium (as the
 // browser tests run it, software WebGL where there is no GPU): a <boids-flock> that takes the
@@ -12,7 +13,8 @@
 // readouts or hints) at PRESET_WIDTH × PRESET_HEIGHT CSS pixels.
 // PRESET_FRAME: "auto" (default) keeps the sky's own camera under an open sky and fits the
 // flock in a box; "fit" fits it always; "default" never (the whole box, or the sky's view).
-// PRESET_SEED picks the seed (1).
+// PRESET_SEED picks the seed (1); PRESET_COUNT the number of boids (the page's own, 1,500),
+// and then the pictures are <name>-<count>.png.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { launchBrowser, repoRoot, serve } from '../tests/browser/helpers.mjs';
@@ -21,8 +23,10 @@ const seconds = Number(process.env.PRESET_SECONDS ?? 20);
 const width = Number(process.env.PRESET_WIDTH ?? 800);
 const height = Number(process.env.PRESET_HEIGHT ?? 600);
 const seed = Number(process.env.PRESET_SEED ?? 1);
+const count = process.env.PRESET_COUNT ? Number(process.env.PRESET_COUNT) : null;
 const framing = process.env.PRESET_FRAME ?? 'auto';
 const out = path.resolve(process.env.PRESET_OUT ?? path.join(repoRoot, 'docs', 'presets'));
+if (count !== null && !(Number.isInteger(count) && count > 0)) throw new Error(`PRESET_COUNT=${process.env.PRESET_COUNT}: a whole number of boids`);
 if (!['auto', 'fit', 'default'].includes(framing)) throw new Error(`PRESET_FRAME=${framing}: auto, fit or default`);
 
 // One element filling the page, its stage the picture's size; what lies over the canvas hidden.
@@ -58,7 +62,7 @@ try {
   mkdirSync(out, { recursive: true });
   for (const name of names) {
     const start = performance.now();
-    await tab.goto(`${server.url}shot.html?preset=${encodeURIComponent(name)}&seed=${seed}&paused=1`);
+    await tab.goto(`${server.url}shot.html?preset=${encodeURIComponent(name)}&seed=${seed}${count ? `&count=${count}` : ''}&paused=1`);
     await tab.waitForFunction(() => document.querySelector('boids-flock')?.dataset.state === 'running', null, {
       timeout: 60_000,
     });
@@ -81,7 +85,7 @@ try {
     );
     // Two frames of the page's own (paused: drawn, not stepped), so the picture is composited.
     await tab.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-    const file = path.join(out, `${name}.png`);
+    const file = path.join(out, count ? `${name}-${count}.png` : `${name}.png`);
     await tab.locator('boids-flock .bf-stage').screenshot({ path: file });
     const took = ((performance.now() - start) / 1000).toFixed(1);
     console.log(
