@@ -9,7 +9,8 @@
 //
 // Run alone: `node scripts/bench-threads.mjs` (dist/ built), or from bench-wasm.mjs.
 // Env: BENCH_THREAD_COUNTS (1500,5000,10000,100000), BENCH_WORKERS (1,2), BENCH_ROUNDS (1),
-// BENCH_PAGE=0 (leaves the page's frames out).
+// BENCH_PAGE=0 (leaves the page's frames out), BENCH_CEILING=0 (leaves out the machine's
+// ceiling for two threads: `hostCeiling`).
 
 const STEPS = 50;
 const SETTLE = 1200;
@@ -47,6 +48,7 @@ async function timeInPage({ count, scenario, workers, rounds, settle, steps }) {
   const most = pools.get(Math.max(...workers));
   for (let i = 0; i < settle; i++) await shared(most, settled);
   const snapshot = settled.snapshot();
+  globalThis.benchSettled = { count, scenario, snapshot }; // for hostCeiling
   const neighbours = settled.meanNeighbours();
   settled.free();
   const median = (times) => times.sort((a, b) => a - b)[times.length >> 1];
@@ -73,6 +75,53 @@ async function timeInPage({ count, scenario, workers, rounds, settle, steps }) {
   }
   for (const pool of pools.values()) pool.stop();
   return { neighbours, best: Object.fromEntries(Object.entries(readings).map(([k, v]) => [k, Math.min(...v)])), readings };
+}
+
+/**
+ * Runs in the page: what this machine gives two threads at once, for the same work. The
+ * flock `timeInPage` settled last is stepped whole by one worker alone, then by two workers
+ * at the same time, each stepping its own copy (two pools of one worker: the page's build,
+ * the memory and the SIMD units a shared step's workers use, the same hand-over). A step
+ * cut in halves could reach at best the slower of the two together ÷ twice the one alone:
+ * 0.5 on two free cores, more where the cores slow each other (the host's other tenants,
+ * shared caches). Measured in the same run as the shared step, it says how much of a
+ * reading is the machine's.
+ */
+async function hostCeiling({ steps, rounds }) {
+  const { Flock } = await import('/www/wasm-load.js');
+  const { SharePool } = await import('/www/threads.js');
+  const { snapshot } = globalThis.benchSettled;
+  const pools = [new SharePool(1), new SharePool(1)];
+  await Promise.all(pools.map((pool) => pool.start()));
+  const shared = async (pool, flock) => {
+    const ready = new Promise((resolve) => (pool.onReady = resolve));
+    const start = performance.now();
+    pool.begin(flock, 1 / 60);
+    await ready;
+    if (!pool.finish(flock)) throw new Error('a step was not taken in');
+    return performance.now() - start;
+  };
+  const median = (times) => times.sort((a, b) => a - b)[times.length >> 1];
+  let best = null;
+  try {
+    for (let round = 0; round < rounds; round++) {
+      const flocks = pools.map(() => Flock.fromSnapshot(snapshot));
+      const alone = [];
+      for (let i = 0; i < steps; i++) alone.push(await shared(pools[0], flocks[0]));
+      const together = [[], []];
+      for (let i = 0; i < steps; i++) {
+        const times = await Promise.all(pools.map((pool, k) => shared(pool, flocks[k])));
+        times.forEach((ms, k) => together[k].push(ms));
+      }
+      for (const flock of flocks) flock.free();
+      const reading = { alone: median(alone), together: together.map(median) };
+      reading.ceiling = Math.max(...reading.together) / (2 * reading.alone);
+      if (!best || reading.ceiling < best.ceiling) best = reading;
+    }
+  } finally {
+    for (const pool of pools) pool.stop();
+  }
+  return best;
 }
 
 /** Runs in the page: the frames of index.html's flock over `ms` (median frame, Sim readout, steps a second), then the draw's CPU time. */
@@ -136,6 +185,15 @@ export async function benchThreads(browser, server, { log = console.log } = {}) 
       const cells = workers.map((n) => `${result.best[`w${n}`].toFixed(2)} (${(result.best[`w${n}`] / one).toFixed(2)}×)`.padStart(17));
       log(`${String(count).padStart(9)} | ${scenario.padEnd(9)} | ${one.toFixed(2).padStart(10)} | ${cells.join(' | ')} | ${result.neighbours.toFixed(1)}`);
     }
+  }
+  if (cores >= 2 && process.env.BENCH_CEILING !== '0') {
+    const count = counts[counts.length - 1];
+    const host = await page.evaluate(hostCeiling, { steps: 20, rounds });
+    log(
+      `the machine's ceiling for 2 workers (settled defaults, ${count} boids, a whole flock stepped by each): ` +
+        `${host.alone.toFixed(2)} ms alone, ${host.together.map((ms) => ms.toFixed(2)).join(' and ')} ms together: ` +
+        `halves could reach ${host.ceiling.toFixed(2)}× at best${rounds > 1 ? ` (the best of ${rounds} rounds)` : ''}`,
+    );
   }
   await page.close();
   if (process.env.BENCH_PAGE === '0') return;
