@@ -4,13 +4,17 @@
 // thread), then 50 steps are timed on one thread and with each number of workers, step by
 // step in turn, each from the same settled snapshot. A shared step is timed from
 // handing it out to taking it in: the copies, the messages and the workers' wait are in it.
-// Nothing is drawn meanwhile. Then the page itself at 100,000 boids: its frames, with and
+// In the same turns, two workers each step a whole copy of the flock at once ("2 × whole"):
+// what this machine gives two threads doing this very work at that moment. A step cut in
+// halves could reach at best that time ÷ twice one worker's ("ceiling"): 0.5 where the two
+// cores don't slow each other, more where they do (the host's other tenants, shared caches
+// and memory). Nothing is drawn meanwhile. Then the page itself at 100,000 boids: its frames, with and
 // without threads.
 //
 // Run alone: `node scripts/bench-threads.mjs` (dist/ built), or from bench-wasm.mjs.
 // Env: BENCH_THREAD_COUNTS (1500,5000,10000,100000), BENCH_WORKERS (1,2), BENCH_ROUNDS (1),
-// BENCH_PAGE=0 (leaves the page's frames out), BENCH_CEILING=0 (leaves out the machine's
-// ceiling for two threads: `hostCeiling`).
+// BENCH_PAGE=0 (leaves the page's frames out).
+// The ceiling needs 1 among BENCH_WORKERS.
 
 const STEPS = 50;
 const SETTLE = 1200;
@@ -37,6 +41,9 @@ async function timeInPage({ count, scenario, workers, rounds, settle, steps }) {
     await pool.start();
     pools.set(n, pool);
   }
+  // A second one-worker pool, for two whole flocks stepped at once (the ceiling).
+  const pair = workers.includes(1) ? [pools.get(1), new SharePool(1)] : null;
+  await pair?.[1].start();
   const shared = async (pool, flock) => {
     const ready = new Promise((resolve) => (pool.onReady = resolve));
     pool.begin(flock, 1 / 60);
@@ -48,22 +55,23 @@ async function timeInPage({ count, scenario, workers, rounds, settle, steps }) {
   const most = pools.get(Math.max(...workers));
   for (let i = 0; i < settle; i++) await shared(most, settled);
   const snapshot = settled.snapshot();
-  globalThis.benchSettled = { count, scenario, snapshot }; // for hostCeiling
   const neighbours = settled.meanNeighbours();
   settled.free();
   const median = (times) => times.sort((a, b) => a - b)[times.length >> 1];
   // Step by step in turn (one thread, then each number of workers, each on its own copy of
   // the settled flock): a machine whose speed drifts from second to second (this shared one
   // does, by 1.5×) slows each way alike.
-  const keys = ['1', ...workers.map((n) => `w${n}`)];
+  const keys = ['1', ...workers.map((n) => `w${n}`), ...(pair ? ['pair'] : [])];
   const readings = Object.fromEntries(keys.map((key) => [key, []]));
   for (let round = 0; round < rounds; round++) {
     const flocks = keys.map(() => Flock.fromSnapshot(snapshot));
+    const second = pair && Flock.fromSnapshot(snapshot); // the pair's other flock
     const times = keys.map(() => []);
     for (let i = 0; i < steps; i++) {
       for (const [k, key] of keys.entries()) {
         const start = performance.now();
         if (key === '1') flocks[k].step(1 / 60);
+        else if (key === 'pair') await Promise.all([shared(pair[0], flocks[k]), shared(pair[1], second)]);
         else await shared(pools.get(Number(key.slice(1))), flocks[k]);
         times[k].push(performance.now() - start);
       }
@@ -72,56 +80,16 @@ async function timeInPage({ count, scenario, workers, rounds, settle, steps }) {
       readings[key].push(median(times[k]));
       flocks[k].free();
     }
+    second?.free();
   }
   for (const pool of pools.values()) pool.stop();
-  return { neighbours, best: Object.fromEntries(Object.entries(readings).map(([k, v]) => [k, Math.min(...v)])), readings };
-}
-
-/**
- * Runs in the page: what this machine gives two threads at once, for the same work. The
- * flock `timeInPage` settled last is stepped whole by one worker alone, then by two workers
- * at the same time, each stepping its own copy (two pools of one worker: the page's build,
- * the memory and the SIMD units a shared step's workers use, the same hand-over). A step
- * cut in halves could reach at best the slower of the two together ÷ twice the one alone:
- * 0.5 on two free cores, more where the cores slow each other (the host's other tenants,
- * shared caches). Measured in the same run as the shared step, it says how much of a
- * reading is the machine's.
- */
-async function hostCeiling({ steps, rounds }) {
-  const { Flock } = await import('/www/wasm-load.js');
-  const { SharePool } = await import('/www/threads.js');
-  const { snapshot } = globalThis.benchSettled;
-  const pools = [new SharePool(1), new SharePool(1)];
-  await Promise.all(pools.map((pool) => pool.start()));
-  const shared = async (pool, flock) => {
-    const ready = new Promise((resolve) => (pool.onReady = resolve));
-    const start = performance.now();
-    pool.begin(flock, 1 / 60);
-    await ready;
-    if (!pool.finish(flock)) throw new Error('a step was not taken in');
-    return performance.now() - start;
-  };
-  const median = (times) => times.sort((a, b) => a - b)[times.length >> 1];
-  let best = null;
-  try {
-    for (let round = 0; round < rounds; round++) {
-      const flocks = pools.map(() => Flock.fromSnapshot(snapshot));
-      const alone = [];
-      for (let i = 0; i < steps; i++) alone.push(await shared(pools[0], flocks[0]));
-      const together = [[], []];
-      for (let i = 0; i < steps; i++) {
-        const times = await Promise.all(pools.map((pool, k) => shared(pool, flocks[k])));
-        times.forEach((ms, k) => together[k].push(ms));
-      }
-      for (const flock of flocks) flock.free();
-      const reading = { alone: median(alone), together: together.map(median) };
-      reading.ceiling = Math.max(...reading.together) / (2 * reading.alone);
-      if (!best || reading.ceiling < best.ceiling) best = reading;
-    }
-  } finally {
-    for (const pool of pools) pool.stop();
-  }
-  return best;
+  pair?.[1].stop();
+  // The ceiling from the same round as each other reading it is set against: the round
+  // whose one-worker step was lowest.
+  const round = readings.w1 ? readings.w1.indexOf(Math.min(...readings.w1)) : -1;
+  const together = pair ? readings.pair[round] : null;
+  const ceiling = pair ? together / (2 * readings.w1[round]) : null;
+  return { neighbours, best: Object.fromEntries(Object.entries(readings).map(([k, v]) => [k, Math.min(...v)])), together, ceiling, readings };
 }
 
 /** Runs in the page: the frames of index.html's flock over `ms` (median frame, Sim readout, steps a second), then the draw's CPU time. */
@@ -176,24 +144,17 @@ export async function benchThreads(browser, server, { log = console.log } = {}) 
   });
   if (!isolated) throw new Error('the page is not cross-origin isolated: no threads to time');
   log(`\nshared among workers (${build}, ${cores} cores; settled ${SETTLE} steps, then the median of ${STEPS}${rounds > 1 ? `, lowest of ${rounds} rounds` : ''}): ms/step (× one thread)`);
-  log(`${'boids'.padStart(9)} | ${'scenario'.padEnd(9)} | ${'one thread'.padStart(10)} | ${workers.map((n) => `${n} worker${n > 1 ? 's' : ''}`.padStart(17)).join(' | ')} | neighbours`);
+  const ceilingHead = workers.includes(1) ? ` | ${'2 × whole'.padStart(9)} | ceiling` : '';
+  log(`${'boids'.padStart(9)} | ${'scenario'.padEnd(9)} | ${'one thread'.padStart(10)} | ${workers.map((n) => `${n} worker${n > 1 ? 's' : ''}`.padStart(17)).join(' | ')} | neighbours${ceilingHead}`);
   for (const count of counts) {
     for (const scenario of ['standard', 'defaults']) {
       const settle = scenario === 'standard' ? 100 : SETTLE; // the standard scenario: 100 steps of warm-up
       const result = await page.evaluate(timeInPage, { count, scenario, workers, rounds, settle, steps: STEPS });
       const one = result.best[1];
       const cells = workers.map((n) => `${result.best[`w${n}`].toFixed(2)} (${(result.best[`w${n}`] / one).toFixed(2)}×)`.padStart(17));
-      log(`${String(count).padStart(9)} | ${scenario.padEnd(9)} | ${one.toFixed(2).padStart(10)} | ${cells.join(' | ')} | ${result.neighbours.toFixed(1)}`);
+      const ceiling = result.ceiling === null ? '' : ` | ${result.together.toFixed(2).padStart(9)} | ${result.ceiling.toFixed(2)}×`;
+      log(`${String(count).padStart(9)} | ${scenario.padEnd(9)} | ${one.toFixed(2).padStart(10)} | ${cells.join(' | ')} | ${result.neighbours.toFixed(1).padStart(10)}${ceiling}`);
     }
-  }
-  if (cores >= 2 && process.env.BENCH_CEILING !== '0') {
-    const count = counts[counts.length - 1];
-    const host = await page.evaluate(hostCeiling, { steps: 20, rounds });
-    log(
-      `the machine's ceiling for 2 workers (settled defaults, ${count} boids, a whole flock stepped by each): ` +
-        `${host.alone.toFixed(2)} ms alone, ${host.together.map((ms) => ms.toFixed(2)).join(' and ')} ms together: ` +
-        `halves could reach ${host.ceiling.toFixed(2)}× at best${rounds > 1 ? ` (the best of ${rounds} rounds)` : ''}`,
-    );
   }
   await page.close();
   if (process.env.BENCH_PAGE === '0') return;
