@@ -18,6 +18,18 @@ const pages = {
 };
 const env = useDistAndBrowser({ pages, csp: STRICT_CSP });
 
+/**
+ * Waits until `check` (run in the page, may return a promise: `page.waitForFunction` would
+ * take the promise itself for a truthy answer) answers true; fails with `what` after `ms`.
+ */
+async function until(page, check, what, ms = 30_000) {
+  const end = Date.now() + ms;
+  while (!(await page.evaluate(check))) {
+    if (Date.now() > end) throw new Error(`not within ${ms / 1000} s: ${what}`);
+    await page.waitForTimeout(100);
+  }
+}
+
 async function openPage(query = '') {
   const page = await env.browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
   const watched = watchProblems(page);
@@ -35,6 +47,26 @@ test('a click on a cone selects that boid: the readout names it and boidselect s
   await page.locator('boids-flock').evaluate((el) => {
     el.paused = true;
   });
+  // Under the open sky the camera goes on gliding toward the flock's centre while paused (a
+  // lag of about a second): the boid's pixel is taken once the camera is still, else the
+  // click lands where the cone was a few frames before (on a busy host, frames apart).
+  await until(
+    page,
+    () =>
+      new Promise((resolve) => {
+        const { flock, view } = window;
+        const where = () => view.cssPointOf(flock, ...flock.inspect(flock.idsByDistanceFromCentre()[0]).position);
+        const before = where();
+        requestAnimationFrame(() =>
+          requestAnimationFrame(() => {
+            const after = where();
+            resolve(Boolean(before && after && Math.hypot(after[0] - before[0], after[1] - before[1]) < 0.05));
+          }),
+        );
+      }),
+    'the camera comes to rest once paused',
+    60_000,
+  );
   // A boid near the middle of the flock, where the screen shows it.
   const target = await page.evaluate(() => {
     const { flock, view } = window;
@@ -107,6 +139,17 @@ test('the plot moves while the flock runs and freezes when paused; the CSV has a
   await page.waitForTimeout(1500);
   const a = await read();
   await page.waitForTimeout(2500);
+  // A busy host draws fewer frames in that time: up to 30 s more for a redraw to come.
+  await page
+    .waitForFunction(
+      ([samples, pixels]) => {
+        const el = document.querySelector('boids-flock');
+        return el.plot.samples.length > samples && el.querySelector('.bf-plot-canvas').toDataURL() !== pixels;
+      },
+      [a.samples, a.pixels],
+      { timeout: 30_000, polling: 250 },
+    )
+    .catch(() => {}); // the asserts below say what did not happen
   const b = await read();
   assert.ok(b.samples > a.samples, `samples grow while running: ${a.samples} → ${b.samples}`);
   assert.notEqual(b.pixels, a.pixels, 'the plot redraws');
@@ -124,6 +167,17 @@ test('the plot moves while the flock runs and freezes when paused; the CSV has a
     el.paused = true;
   });
   await page.waitForTimeout(600);
+  // The sample under way when it paused is finished and drawn at the next readout: c is
+  // read once nothing is left to draw, for two frames running.
+  await until(
+    page,
+    () =>
+      new Promise((resolve) => {
+        const el = document.querySelector('boids-flock');
+        requestAnimationFrame(() => requestAnimationFrame(() => resolve(!el.plotDirty && !el.plot.pending)));
+      }),
+    'the plot drawn its last sample once paused',
+  );
   const c = await read();
   await page.waitForTimeout(2000);
   const d = await read();
