@@ -8,8 +8,8 @@
 // what this machine gives two threads doing this very work at that moment. A step cut in
 // halves could reach at best that time ÷ twice one worker's ("ceiling"): 0.5 where the two
 // cores don't slow each other, more where they do (the host's other tenants, shared caches
-// and memory). Nothing is drawn meanwhile. Then the page itself at 100,000 boids: its frames, with and
-// without threads.
+// and memory). Nothing is drawn meanwhile. Then the page itself at 100,000 boids: its
+// frames, with and without threads.
 //
 // Run alone: `node scripts/bench-threads.mjs` (dist/ built), or from bench-wasm.mjs.
 // Env: BENCH_THREAD_COUNTS (1500,5000,10000,100000), BENCH_WORKERS (1,2), BENCH_ROUNDS (1),
@@ -86,7 +86,7 @@ async function timeInPage({ count, scenario, workers, rounds, settle, steps }) {
   pair?.[1].stop();
   // The ceiling from the same round as each other reading it is set against: the round
   // whose one-worker step was lowest.
-  const round = readings.w1 ? readings.w1.indexOf(Math.min(...readings.w1)) : -1;
+  const round = pair ? readings.w1.indexOf(Math.min(...readings.w1)) : -1;
   const together = pair ? readings.pair[round] : null;
   const ceiling = pair ? together / (2 * readings.w1[round]) : null;
   return { neighbours, best: Object.fromEntries(Object.entries(readings).map(([k, v]) => [k, Math.min(...v)])), together, ceiling, readings };

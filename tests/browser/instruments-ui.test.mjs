@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { useDistAndBrowser, watchProblems } from './helpers.mjs';
+import { useDistAndBrowser, waitFrames, watchProblems } from './helpers.mjs';
 import { STRICT_CSP, TEST_CSS, collectConsole, testPage, waitFlocks } from './embed-helpers.mjs';
 
 const pages = {
@@ -19,15 +19,24 @@ const pages = {
 const env = useDistAndBrowser({ pages, csp: STRICT_CSP });
 
 /**
- * Waits until `check` (run in the page, may return a promise: `page.waitForFunction` would
- * take the promise itself for a truthy answer) answers true; fails with `what` after `ms`.
+ * Waits until `check` (an async function of this side, which may wait for the page's frames:
+ * `page.waitForFunction` would take a promise from the page for a truthy answer) answers
+ * true; fails with `what` after `ms`.
  */
-async function until(page, check, what, ms = 30_000) {
+async function until(check, what, ms = 30_000) {
   const end = Date.now() + ms;
-  while (!(await page.evaluate(check))) {
+  while (!(await check())) {
     if (Date.now() > end) throw new Error(`not within ${ms / 1000} s: ${what}`);
-    await page.waitForTimeout(100);
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** Where the boid nearest the flock's centre is on screen (CSS px of the canvas), or null. */
+function centralPixel(page) {
+  return page.evaluate(() => {
+    const { flock, view } = window;
+    return view.cssPointOf(flock, ...flock.inspect(flock.idsByDistanceFromCentre()[0]).position);
+  });
 }
 
 async function openPage(query = '') {
@@ -51,19 +60,12 @@ test('a click on a cone selects that boid: the readout names it and boidselect s
   // lag of about a second): the boid's pixel is taken once the camera is still, else the
   // click lands where the cone was a few frames before (on a busy host, frames apart).
   await until(
-    page,
-    () =>
-      new Promise((resolve) => {
-        const { flock, view } = window;
-        const where = () => view.cssPointOf(flock, ...flock.inspect(flock.idsByDistanceFromCentre()[0]).position);
-        const before = where();
-        requestAnimationFrame(() =>
-          requestAnimationFrame(() => {
-            const after = where();
-            resolve(Boolean(before && after && Math.hypot(after[0] - before[0], after[1] - before[1]) < 0.05));
-          }),
-        );
-      }),
+    async () => {
+      const before = await centralPixel(page);
+      await waitFrames(page, 2);
+      const after = await centralPixel(page);
+      return Boolean(before && after && Math.hypot(after[0] - before[0], after[1] - before[1]) < 0.05);
+    },
     'the camera comes to rest once paused',
     60_000,
   );
@@ -169,15 +171,13 @@ test('the plot moves while the flock runs and freezes when paused; the CSV has a
   await page.waitForTimeout(600);
   // The sample under way when it paused is finished and drawn at the next readout: c is
   // read once nothing is left to draw, for two frames running.
-  await until(
-    page,
-    () =>
-      new Promise((resolve) => {
-        const el = document.querySelector('boids-flock');
-        requestAnimationFrame(() => requestAnimationFrame(() => resolve(!el.plotDirty && !el.plot.pending)));
-      }),
-    'the plot drawn its last sample once paused',
-  );
+  await until(async () => {
+    await waitFrames(page, 2);
+    return page.evaluate(() => {
+      const el = document.querySelector('boids-flock');
+      return !el.plotDirty && !el.plot.pending;
+    });
+  }, 'the plot drawn its last sample once paused');
   const c = await read();
   await page.waitForTimeout(2000);
   const d = await read();
