@@ -1,7 +1,8 @@
 //! A step shared among workers is the step of one thread, bit for bit (issue 30): in every
-//! mode, a flock stepped by `k` workers' copies (`load_head`, `advance_part`) and taken in
-//! by `finish_parts` is the flock stepped on its own, down to its snapshot's bytes, for
-//! `k` = 1, 2, 3 and 7 (shares cut mid-column, empty shares, more shares than layers).
+//! mode, a flock stepped by `k` workers' copies (`load_head`, then `advance_part` for one
+//! share each, or `advance_parts` for the chunks each claims) and taken in by
+//! `finish_parts` is the flock stepped on its own, down to its snapshot's bytes, for `k` =
+//! 1, 2, 3 and 7 (uneven shares, empty shares and chunks, more shares than layers).
 //!
 //! The same file runs natively and in both wasm builds (`scripts/test.sh`): the scan's
 //! lanes differ between them, and the claim is made for each.
@@ -151,36 +152,59 @@ fn modes() -> Vec<(&'static str, Flock)> {
     ]
 }
 
+/// How a test's step is cut among its workers.
+#[derive(Clone, Copy)]
+enum Cut {
+    /// One share each, even (`Split::even`).
+    Even,
+    /// One share each, uneven: share `k` of `n` ends at (k + 1)² / n² of the boids, the
+    /// last past the end.
+    Skewed,
+    /// The page's way: `Flock::chunks` chunks, claimed one at a time from a counter that
+    /// all the workers share; here chunk `k` falls to worker (`k` × 7 + `turn`) mod `n`,
+    /// as a worker that the host slows takes fewer, and the next runs of one worker's
+    /// chunks are not always next to each other.
+    Claimed(usize),
+}
+
 /// Steps `flock` once as `workers` (copies kept from step to step) sharing the step, each
 /// share's runs copied into one state as the page copies them, the sort's order with them.
-/// `skew` cuts the shares unevenly, as the page does to even out the workers' times: share
-/// `k` of `n` ends at (k + 1)² / n² of the boids, the last past the end.
-fn shared_step(flock: &mut Flock, workers: &mut [Flock], skew: bool) {
+fn shared_step(flock: &mut Flock, workers: &mut [Flock], cut: Cut) {
     let head = flock.step_head();
     let count = flock.len();
     let parts = workers.len();
     let mut all = PartState::default();
     all.resize(count);
-    let cut = |k: usize| match k {
+    let chunks = flock.chunks();
+    let skewed = |k: usize| match k {
         k if k == parts => count + 5,
         k => count * k * k / (parts * parts),
     };
     for (part, worker) in workers.iter_mut().enumerate() {
-        let split = if skew {
-            Split {
-                from: cut(part),
-                to: cut(part + 1),
-            }
-        } else {
-            Split::even(part, parts, count).unwrap()
-        };
         worker.load_head(&head, count).expect("the head loads");
         let (positions, velocities, species) = worker.boids_mut();
         positions.copy_from_slice(flock.positions());
         velocities.copy_from_slice(flock.velocities());
         species.copy_from_slice(flock.species());
         let mut share = PartState::default();
-        assert!(worker.advance_part(STEP, split, &mut share));
+        let stepped = match cut {
+            Cut::Even => {
+                worker.advance_part(STEP, Split::even(part, parts, count).unwrap(), &mut share)
+            }
+            Cut::Skewed => {
+                let split = Split {
+                    from: skewed(part),
+                    to: skewed(part + 1),
+                };
+                worker.advance_part(STEP, split, &mut share)
+            }
+            Cut::Claimed(turn) => {
+                let mut mine = (0..chunks).filter(|k| (k * 7 + turn) % parts == part);
+                let claim = || mine.next().map(|k| Split::even(k, chunks, count).unwrap());
+                worker.advance_parts(STEP, claim, &mut share)
+            }
+        };
+        assert!(stepped);
         for run in &share.runs {
             let xyz = 3 * run.start..3 * run.end;
             all.positions[xyz.clone()].copy_from_slice(&share.positions[xyz.clone()]);
@@ -236,7 +260,12 @@ fn a_step_shared_among_workers_is_the_step_of_one_in_every_mode() {
             let mut copies = vec![Flock::new(0, Some(0)); workers];
             for step in 0..40 {
                 alone.step(STEP);
-                shared_step(&mut shared, &mut copies, step % 3 == 1);
+                let cut = match step % 3 {
+                    0 => Cut::Even,
+                    1 => Cut::Skewed,
+                    _ => Cut::Claimed(step),
+                };
+                shared_step(&mut shared, &mut copies, cut);
                 assert_same(&format!("{name}, {workers} workers"), step, &alone, &shared);
             }
             // The flock flew: a test of two frozen flocks would pass as well.
@@ -252,7 +281,11 @@ fn a_step_shared_among_workers_is_the_step_of_one_in_every_mode() {
 /// Shares cut the walk where they should: their runs of slots, all together, hold every
 /// boid once; a share is a few runs (whole layers one, a part of a layer one a row of
 /// cells), not one a cell; and no share is empty while another holds most of the flock
-/// (even shares are within a quarter of even each in 3D, a half in 2D).
+/// (even shares are within a quarter of even each in 3D, a half in 2D). The same of the
+/// chunks a page's workers claim one at a time (`Flock::chunks`), however they fall to
+/// the workers; and from 20,000 boids (where the page shares its steps) no chunk holds
+/// more than twice an even one or an eighth of the flock, so no worker waits long for the
+/// last.
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
 fn shares_hold_every_boid_once_and_about_equally() {
@@ -260,29 +293,37 @@ fn shares_hold_every_boid_once_and_about_equally() {
         flat: true,
         ..Settings::default()
     };
-    for mut flock in [
-        Flock::new(4000, Some(3)),
-        Flock::with_settings(4000, Some(3), flat),
+    for (count, settings) in [
+        (4000, Settings::default()),
+        (4000, flat.clone()),
+        (20_000, Settings::default()),
+        (20_000, flat.clone()),
     ] {
+        let mut flock = Flock::with_settings(count, Some(3), settings);
         for _ in 0..30 {
             flock.step(STEP);
         }
         let head = flock.step_head();
+        let load = || {
+            let mut worker = Flock::new(0, Some(0));
+            worker.load_head(&head, count).unwrap();
+            let (p, v, _) = worker.boids_mut();
+            p.copy_from_slice(flock.positions());
+            v.copy_from_slice(flock.velocities());
+            worker
+        };
+        let what = |n: usize| format!("{count} boids, flat {}: {n} workers", flock.is_flat());
         for parts in [2, 3, 4] {
-            let mut held = vec![0u8; flock.len()];
+            let mut held = vec![0u8; count];
             let mut sizes = Vec::new();
             for part in 0..parts {
-                let mut worker = Flock::new(0, Some(0));
-                worker.load_head(&head, flock.len()).unwrap();
-                let (p, v, _) = worker.boids_mut();
-                p.copy_from_slice(flock.positions());
-                v.copy_from_slice(flock.velocities());
                 let mut share = PartState::default();
-                let split = Split::even(part, parts, flock.len()).unwrap();
-                assert!(worker.advance_part(STEP, split, &mut share));
+                let split = Split::even(part, parts, count).unwrap();
+                assert!(load().advance_part(STEP, split, &mut share));
                 assert!(
                     share.runs.len() <= 64,
-                    "{parts} shares: share {part} is {} runs",
+                    "{}: share {part} is {} runs",
+                    what(parts),
                     share.runs.len()
                 );
                 for run in &share.runs {
@@ -292,16 +333,51 @@ fn shares_hold_every_boid_once_and_about_equally() {
             }
             assert!(
                 held.iter().all(|&times| times == 1),
-                "{parts} shares hold every boid once"
+                "{}: once",
+                what(parts)
             );
             // A share ends at an edge between columns of cells: in 2D a column is a whole
             // line of cells across the flock, a coarser step.
-            let fair = flock.len() / parts;
+            let fair = count / parts;
             let slack = if flock.is_flat() { fair / 2 } else { fair / 4 };
             for size in &sizes {
                 assert!(
                     size.abs_diff(fair) < slack,
-                    "{parts} shares: {sizes:?} against {fair} each"
+                    "{}: {sizes:?} against {fair} each",
+                    what(parts)
+                );
+            }
+            // The chunks, dealt out as the host's turns might: worker k takes every
+            // `parts`-th from its own start.
+            let chunks = flock.chunks();
+            assert!(chunks >= 2 * parts, "{}: {chunks} chunks", what(parts));
+            let mut held = vec![0u8; count];
+            let mut largest = 0;
+            for part in 0..parts {
+                let mut mine = (part..chunks).step_by(parts);
+                let mut share = PartState::default();
+                let mut claim = || mine.next().map(|k| Split::even(k, chunks, count).unwrap());
+                let claimed = load().advance_parts(STEP, &mut claim, &mut share);
+                assert!(claimed && share.runs.len() <= 64 * chunks.div_ceil(parts));
+                for run in &share.runs {
+                    held[run.clone()].iter_mut().for_each(|times| *times += 1);
+                }
+                for k in (part..chunks).step_by(parts) {
+                    let split = Split::even(k, chunks, count).unwrap();
+                    assert!(load().advance_part(STEP, split, &mut share));
+                    largest = largest.max(share.boids());
+                }
+            }
+            assert!(
+                held.iter().all(|&times| times == 1),
+                "{}: chunks",
+                what(parts)
+            );
+            if count >= 20_000 {
+                assert!(
+                    largest <= (2 * count / chunks).max(count / 8),
+                    "{}: a chunk of {largest} boids, of {chunks}",
+                    what(parts)
                 );
             }
         }

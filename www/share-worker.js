@@ -1,23 +1,26 @@
 // One worker of a step shared among workers (threads.js). It runs its own instance of the
 // page's wasm module (the same build, posted compiled), holds a `FlockShare`, and for each
-// step copies the boids in from the SharedArrayBuffers, steps its share and copies its
-// share's new state out (the runs of slots it wrote, where they lie in the flock, with the
-// sort's order there: the page's flock reorders its ids by it, and need not sort), then
-// answers. It never blocks: a message is a step.
+// step copies the boids in from the SharedArrayBuffers, sorts them, takes chunks of the
+// step from the counter all the workers share while any are left, and copies its chunks'
+// new state out (the runs of slots it wrote, where they lie in the flock, with the sort's
+// order there: the page's flock reorders its ids by it, and need not sort), then answers.
+// It never blocks: a message is a step.
 
 import { initSync, FlockShare } from '../boids.js';
 
 let share = null;
 let shared = null; // { control, positions, velocities, species, outPositions, outVelocities, counts, strongest, order }
 
-function step({ head, count, dt, from, to }) {
+function step({ head, count, dt }) {
   share.load(head, count);
   let [positions, velocities, species] = share.views();
   positions.set(shared.positions.subarray(0, 3 * count));
   velocities.set(shared.velocities.subarray(0, 3 * count));
   species.set(shared.species.subarray(0, count));
-  share.advance(dt, from, to);
-  const runs = share.runs(); // [start, end) slot pairs: a few dozen
+  // control[1] is the next chunk: each claim takes one, whichever worker asks.
+  let chunks = 0;
+  share.advance(dt, () => (chunks++, Atomics.add(shared.control, 1, 1)));
+  const runs = share.runs(); // [start, end) slot pairs: a chunk's layers are one
   const [, , , newPositions, newVelocities, counts, strongest, order] = share.views();
   for (let k = 0; k < runs.length; k += 2) {
     const [from, to] = [runs[k], runs[k + 1]];
@@ -29,8 +32,8 @@ function step({ head, count, dt, from, to }) {
   }
   // Written before it is counted: the page reads the shares once every worker is counted.
   Atomics.add(shared.control, 0, 1);
-  // The pool evens the shares by their boids and how long each took to answer.
-  return { neighbours: share.neighbours(), examined: share.examined(), boids: share.length() };
+  // The last claim found none left.
+  return { neighbours: share.neighbours(), examined: share.examined(), chunks: Math.max(0, chunks - 1) };
 }
 
 self.onmessage = ({ data }) => {
@@ -42,7 +45,7 @@ self.onmessage = ({ data }) => {
     } else if (data.shared) {
       shared = data.shared;
     } else if (data.step) {
-      self.postMessage({ generation: data.generation, part: data.step.part, ...step(data.step) });
+      self.postMessage({ generation: data.generation, ...step(data.step) });
     }
   } catch (error) {
     self.postMessage({ generation: data.generation, error: String(error?.message ?? error) });

@@ -1,9 +1,10 @@
 // Steps shared among Web Workers (issue 30). Each worker runs its own instance of the page's
 // wasm module (share-worker.js); the boids' arrays travel through SharedArrayBuffers, which a
 // page has only when it is cross-origin isolated (COOP and COEP: docs/page.md). A step is
-// handed out (`Flock.shareBegin`), each worker steps its share of the grid's columns, and the
-// flock takes the shares in (`Flock.shareFinish`): the same flock, bit for bit, as a step on
-// one thread (tests/parts.rs), so links, lessons and tests don't depend on the cores.
+// handed out (`Flock.shareBegin`), each worker takes chunks of the grid's layers one at a
+// time from a counter they share, while any are left (a worker the host slows takes fewer),
+// and the flock takes them in (`Flock.shareFinish`): the same flock, bit for bit, as a step
+// on one thread (tests/parts.rs), so links, lessons and tests don't depend on the cores.
 //
 // The page's thread never waits: it hands a step out and draws; the workers' answers come
 // as messages, and the step is taken in when the last arrives (and the next one handed out
@@ -46,15 +47,8 @@ export class SharePool {
     this.workers = [];
     this.capacity = 0;
     this.shared = null;
-    /** The step handed out: { generation, dt, boids, answers, neighbours, examined, shares, ready, dropped }. */
+    /** The step handed out: { generation, dt, boids, answers, neighbours, examined, chunks, ready, dropped }. */
     this.inFlight = null;
-    /**
-     * Where the shares are cut, as fractions of the boids (0 first, 1 last): even at first,
-     * then moved toward equal times (`even`). Dense parts of a flock cost more a boid, and
-     * halves cut by count took 35 and 27 ms at 100,000 settled boids. Any cuts give the same
-     * step bit for bit.
-     */
-    this.cuts = Array.from({ length: count + 1 }, (_, k) => k / count);
     this.generation = 0;
     /** Shared steps taken in (not stepped again on the page's thread because the flock changed). */
     this.taken = 0;
@@ -85,8 +79,8 @@ export class SharePool {
         timer = setTimeout(() => reject(new Error(`workers did not start in ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);
       });
       await Promise.race([Promise.all(started), late]).finally(() => clearTimeout(timer));
-      for (const worker of this.workers) {
-        worker.onmessage = ({ data }) => this.answered(data);
+      for (const [part, worker] of this.workers.entries()) {
+        worker.onmessage = ({ data }) => this.answered(data, part);
         worker.onerror = (event) => this.broke(event.message || 'a worker failed');
       }
     } catch (error) {
@@ -118,7 +112,8 @@ export class SharePool {
     const capacity = Math.max(boids, Math.ceil(this.capacity * 1.25));
     const floats = () => new Float32Array(new SharedArrayBuffer(12 * capacity));
     this.shared = {
-      control: new Int32Array(new SharedArrayBuffer(4)),
+      // [shares written, the next chunk to claim]
+      control: new Int32Array(new SharedArrayBuffer(8)),
       positions: floats(),
       velocities: floats(),
       species: new Uint8Array(new SharedArrayBuffer(capacity)),
@@ -143,12 +138,11 @@ export class SharePool {
     this.shared.species.set(species);
     positions = velocities = species = null; // never kept past a call into the module
     Atomics.store(this.shared.control, 0, 0);
+    Atomics.store(this.shared.control, 1, 0);
     const generation = ++this.generation;
-    this.inFlight = { generation, dt, boids, answers: 0, neighbours: 0, examined: 0, shares: [], started: performance.now(), ready: false, dropped: false };
-    const cut = (k) => (k === this.count ? boids : Math.round(boids * this.cuts[k]));
-    this.workers.forEach((worker, part) =>
-      worker.postMessage({ generation, step: { head, count: boids, dt, from: cut(part), to: cut(part + 1), part } }),
-    );
+    this.inFlight = { generation, dt, boids, answers: 0, neighbours: 0, examined: 0, chunks: [], ready: false, dropped: false };
+    const step = { head, count: boids, dt };
+    this.workers.forEach((worker) => worker.postMessage({ generation, step }));
   }
 
   /** Forgets the step out (the flock changed, or stopped); its answers are still awaited. */
@@ -157,7 +151,8 @@ export class SharePool {
     else if (this.inFlight) this.inFlight.dropped = true;
   }
 
-  answered(data) {
+  /** Worker `part`'s answer; `chunks[part]` says how many chunks it took. */
+  answered(data, part) {
     const step = this.inFlight;
     if (!step || data.generation !== step.generation) return;
     if (data.error) {
@@ -167,9 +162,8 @@ export class SharePool {
     step.answers += 1;
     step.neighbours += data.neighbours;
     step.examined += data.examined;
-    step.shares[data.part] = { boids: data.boids, ms: performance.now() - step.started };
+    step.chunks[part] = data.chunks;
     if (step.answers < this.count) return;
-    this.even(step.shares);
     if (Atomics.load(this.shared.control, 0) !== this.count) {
       this.broke('a share was answered but not written');
       return;
@@ -180,30 +174,6 @@ export class SharePool {
     }
     step.ready = true;
     this.onReady?.();
-  }
-
-  /**
-   * Moves the cuts a quarter of the way toward shares that would take equal times, from how
-   * long each share took from handing out to its answer (a worker's own clock misses its
-   * wait for a core, where the page's thread or another tab holds one). A quarter, as the
-   * same share's time varies by a third from step to step here.
-   */
-  even(shares) {
-    const boids = shares.reduce((sum, share) => sum + share.boids, 0);
-    if (!boids) return;
-    // Each share's pace (fractions of the flock a millisecond), as a share of the whole; no
-    // share under a quarter of an even one, so a worker slowed for a moment is not left with
-    // nothing to time again.
-    const paces = shares.map((share) => Math.max(share.boids, 1) / boids / Math.max(share.ms, 0.05));
-    const least = 1 / (4 * this.count);
-    const sum = paces.reduce((total, pace) => total + pace, 0);
-    const widths = paces.map((pace) => Math.max(least, pace / sum));
-    const total = widths.reduce((sum, width) => sum + width, 0);
-    let at = 0;
-    for (let k = 1; k < this.count; k++) {
-      at += widths[k - 1] / total;
-      this.cuts[k] += (at - this.cuts[k]) / 4;
-    }
   }
 
   broke(reason) {

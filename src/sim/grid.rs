@@ -64,8 +64,12 @@ impl Grid {
         let ideal = (world / radius).floor().max(1.0) as usize;
         let budget = (count * MAX_CELLS_PER_BOID).max(MIN_CELL_BUDGET) as f64;
         let budget = budget / rows_per_cell as f64;
-        let root = if flat { budget.sqrt() } else { budget.cbrt() };
-        let cap = root.floor().max(1.0) as usize;
+        let cap = if flat {
+            budget.sqrt() as usize
+        } else {
+            cube_root_floor(budget)
+        };
+        let cap = cap.max(1);
         self.dims = ideal.min(cap).max(1);
         self.rows_per_cell = rows_per_cell;
         self.rows = self.dims * rows_per_cell;
@@ -217,9 +221,42 @@ impl Grid {
     }
 }
 
+/// The largest whole `n` with `n`³ ≤ `x` (`x` ≥ 0), exactly: f64's `cbrt` would bring
+/// libm's and the software `fma` it calls into the wasm module (2.9 KB before wasm-opt).
+fn cube_root_floor(x: f64) -> usize {
+    let cube = |n: usize| (n as f64) * (n as f64) * (n as f64);
+    let mut n = (x as f32).cbrt() as usize;
+    while cube(n + 1) <= x {
+        n += 1;
+    }
+    while n > 0 && cube(n) > x {
+        n -= 1;
+    }
+    n
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_cube_root_is_the_floor_of_f64s() {
+        for n in [0usize, 1, 2, 7, 16, 20, 44, 59, 200, 1000, 4000] {
+            let cube = (n * n * n) as f64;
+            assert_eq!(cube_root_floor(cube), n, "{n}³");
+            if n > 0 {
+                assert_eq!(
+                    cube_root_floor(cube - 1e-9 * cube.max(1.0)),
+                    n - 1,
+                    "just under {n}³"
+                );
+            }
+            assert_eq!(cube_root_floor(cube + 0.5), n, "just over {n}³");
+        }
+        for x in [4096.0 / 3.0, 800_000.0, 12_345.6, 0.5, 8e9] {
+            assert_eq!(cube_root_floor(x), x.cbrt().floor() as usize, "{x}");
+        }
+    }
 
     fn grid(world: f32, cell: f32, count: usize) -> Grid {
         let mut grid = Grid::default();

@@ -14,7 +14,7 @@
 use js_sys::{Array, Float32Array, Uint16Array, Uint32Array, Uint8Array};
 use wasm_bindgen::prelude::*;
 
-use super::args::{number, range_error};
+use super::args::{number, range_error, type_error};
 use super::flock::Flock;
 use crate::sim::{self, PartState, Split, Totals};
 
@@ -193,28 +193,39 @@ impl FlockShare {
         }
     }
 
-    /// Steps one share of the loaded flock by `dt` (one substep: 1/60 s or less): the
-    /// walk's cells from the first edge with `from` boids before it to the first with `to`
-    /// (`to` at or past the count: to the end). Workers given cuts that meet hold every
-    /// boid once, however unevenly cut. A `RangeError` for cuts that are not whole numbers
-    /// with `from` ≤ `to`, or a `dt` the step would split.
-    pub fn advance(&mut self, dt: &JsValue, from: &JsValue, to: &JsValue) -> Result<(), JsValue> {
+    /// Steps chunks of the loaded flock by `dt` (one substep: 1/60 s or less) while
+    /// `claim()` hands them out: it returns the next chunk's number, counted across all the
+    /// workers (`Atomics.add` on a shared counter), and past the last (`Flock::chunks`) this
+    /// worker stops. Workers claiming from one counter step every boid once, however the
+    /// chunks fall to them. A `RangeError` for a `dt` the step would split; a `TypeError`
+    /// when `claim` answers something other than a number (or its error, when it throws).
+    pub fn advance(&mut self, dt: &JsValue, claim: &js_sys::Function) -> Result<(), JsValue> {
         const METHOD: &str = "FlockShare.advance";
         let dt = number(METHOD, "dt", dt)?;
-        let from = number(METHOD, "from", from)?;
-        let to = number(METHOD, "to", to)?;
-        let whole = |n: f64| n.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&n);
-        if !(whole(from) && whole(to) && from <= to) {
-            return Err(range_error(
-                METHOD,
-                "from and to must be whole numbers of boids, from at most to",
-            ));
-        }
-        let split = Split {
-            from: from as usize,
-            to: to as usize,
+        let count = self.copy.len();
+        let chunks = self.copy.chunks();
+        let (mut failed, mut claims) = (None, 0);
+        // No more claims than there are chunks: a `claim` that never runs out ends too.
+        let next = || {
+            claims += 1;
+            let k = match claim.call0(&JsValue::NULL) {
+                Ok(k) if k.as_f64().is_some_and(|k| k >= 0.0) => k.as_f64()?,
+                Ok(k) => {
+                    failed = Some(type_error(METHOD, "claim()", "a chunk's number", &k));
+                    return None;
+                }
+                Err(error) => {
+                    failed = Some(error);
+                    return None;
+                }
+            };
+            Split::even(k as usize, chunks, count).filter(|_| claims <= chunks)
         };
-        if self.copy.advance_part(dt as f32, split, &mut self.out) {
+        let stepped = self.copy.advance_parts(dt as f32, next, &mut self.out);
+        if let Some(error) = failed {
+            return Err(error);
+        }
+        if stepped {
             Ok(())
         } else {
             Err(range_error(
@@ -231,11 +242,6 @@ impl FlockShare {
             .iter()
             .flat_map(|run| [run.start as u32, run.end as u32])
             .collect()
-    }
-
-    /// Boids in this share.
-    pub fn length(&self) -> u32 {
-        self.out.boids() as u32
     }
 
     /// Neighbours this share's boids heeded, summed.

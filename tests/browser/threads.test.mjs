@@ -2,7 +2,8 @@
 // served cross-origin isolated as scripts/serve.sh serves:
 // - the pool's step is the step of one thread, bit for bit (the snapshot's bytes), with 1, 2
 //   and 3 workers, in every mode, in the build the page runs;
-// - the pool's cuts move toward equal times, and leave no share with nothing;
+// - the workers take every chunk of a step once between them, and a worker slowed down
+//   takes fewer;
 // - <boids-flock> shares its steps with threads="on" (threads() says how many), not below
 //   THREADS_FROM without it, not with threads="1", and not on a page that isn't isolated
 //   (no error, and the flock that shared steps make);
@@ -13,7 +14,9 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, useDistAndBrowser, watchProblems } from './helpers.mjs';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { distDir, serve, useDistAndBrowser, watchProblems } from './helpers.mjs';
 
 const BLANK = '<!doctype html><title>threads</title>';
 const HOST = (body) =>
@@ -112,27 +115,123 @@ async function runElement(page, { steps = 12, shared = 0 } = {}) {
   }, { steps, shared });
 }
 
-test('the pool moves its cuts toward equal times, and never leaves a share with nothing', async () => {
-  const page = await env.browser.newPage();
-  await page.goto(`${env.server.url}test/blank.html`);
-  const cuts = await page.evaluate(async () => {
+/** Steps a 3D flock `steps` times with a pool of 2 and once on this thread: how many chunks each worker took a step, and whether the flocks agree. */
+async function claimInPage(page, steps) {
+  return page.evaluate(async (steps) => {
+    const { Flock } = await import('/www/wasm-load.js');
     const { SharePool } = await import('/www/threads.js');
-    const pool = new SharePool(2); // not started: only its cuts are used here
-    const even = [...pool.cuts];
-    // Share 0 took 10 ms for half the boids, share 1 took 30: share 0 should get 3/4.
-    for (let i = 0; i < 40; i++) pool.even([{ boids: 50_000, ms: 10 }, { boids: 50_000, ms: 30 }]);
-    const faster = [...pool.cuts];
-    // A share that answered at once with no boids still gets a quarter of an even share.
-    for (let i = 0; i < 40; i++) pool.even([{ boids: 100_000, ms: 50 }, { boids: 0, ms: 0.01 }]);
-    const starved = [...pool.cuts];
-    const three = new SharePool(3);
-    for (let i = 0; i < 40; i++) three.even([{ boids: 1000, ms: 5 }, { boids: 1000, ms: 5 }, { boids: 1000, ms: 5 }]);
-    return { even, faster, starved, three: [...three.cuts] };
+    const pool = new SharePool(2);
+    await pool.start();
+    const [alone, together] = [new Flock(6000, 3), new Flock(6000, 3)];
+    const taken = [];
+    for (let i = 0; i < steps; i++) {
+      alone.step(1 / 60);
+      const ready = new Promise((resolve) => (pool.onReady = () => resolve([...pool.inFlight.chunks])));
+      pool.begin(together, 1 / 60);
+      taken.push(await ready);
+      if (!pool.finish(together)) throw new Error('a shared step was not taken in');
+    }
+    const [a, b] = [alone.snapshot(), together.snapshot()];
+    pool.stop();
+    return { taken, same: a.length === b.length && a.every((byte, i) => byte === b[i]) };
+  }, steps);
+}
+
+// Flock::chunks: 16 a worker in 3D (tests/parts.rs checks that they hold every boid once).
+const CHUNKS_OF_TWO = 32;
+
+test('the workers take chunks one at a time: every chunk once, fewer for a worker the host slows', async () => {
+  const page = await env.browser.newPage();
+  const { problems, pageErrors } = watchProblems(page);
+  await page.goto(`${env.server.url}test/blank.html`);
+  const even = await claimInPage(page, 6);
+  assert.ok(even.same, 'the step of one thread');
+  for (const chunks of even.taken) assert.equal(chunks[0] + chunks[1], CHUNKS_OF_TWO, `every chunk once: ${JSON.stringify(even.taken)}`);
+  assert.deepEqual([...problems, ...pageErrors], []);
+  await page.close();
+  // The first worker waits 30 ms before each step (the host's other work, as it were):
+  // the second takes most of the chunks, and the flock is the same.
+  const real = readFileSync(path.join(distDir, 'www/share-worker.js'), 'utf8');
+  const slowed = await serve({
+    pages: {
+      '/test/blank.html': BLANK,
+      '/www/share-worker-real.js': real,
+      '/www/share-worker.js': `import '/www/share-worker-real.js';
+const answer = self.onmessage;
+self.onmessage = (event) => {
+  if (event.data.step && self.name.startsWith('boids step 1/')) for (const until = performance.now() + 30; performance.now() < until; );
+  answer(event);
+};`,
+    },
   });
-  assert.deepEqual(cuts.even, [0, 0.5, 1]);
-  assert.ok(Math.abs(cuts.faster[1] - 0.75) < 0.01, `share 0 is 3/4: ${cuts.faster}`);
-  assert.ok(cuts.starved[1] < 0.9 && cuts.starved[1] > 0.8, `share 1 keeps about an eighth: ${cuts.starved}`);
-  assert.ok(cuts.three.every((cut, k) => Math.abs(cut - k / 3) < 1e-9), `equal times keep even cuts: ${cuts.three}`);
+  try {
+    const page = await env.browser.newPage();
+    const { problems, pageErrors } = watchProblems(page);
+    await page.goto(`${slowed.url}test/blank.html`);
+    const run = await claimInPage(page, 6);
+    assert.ok(run.same, 'the step of one thread');
+    for (const chunks of run.taken) assert.equal(chunks[0] + chunks[1], CHUNKS_OF_TWO, `every chunk once: ${JSON.stringify(run.taken)}`);
+    const [slow, fast] = [0, 1].map((k) => run.taken.reduce((sum, chunks) => sum + chunks[k], 0));
+    assert.ok(slow < fast / 2, `the slowed worker took ${slow} chunks, the other ${fast}`);
+    assert.deepEqual([...problems, ...pageErrors], []);
+    await page.close();
+  } finally {
+    await slowed.close();
+  }
+});
+
+// A worker's FlockShare answers a claim that is not a chunk's number with a TypeError, a
+// claim that throws with its error, and a dt the step would split with a RangeError; a
+// claim that never runs out ends; and it steps again afterwards.
+test("a worker's FlockShare refuses what cannot be a step, and steps on", async () => {
+  const page = await env.browser.newPage();
+  const { problems, pageErrors } = watchProblems(page);
+  await page.goto(`${env.server.url}test/blank.html`);
+  const result = await page.evaluate(async () => {
+    const { Flock } = await import('/www/wasm-load.js');
+    const { FlockShare } = await import('/boids.js');
+    const flock = new Flock(2000, 4);
+    const head = flock.shareBegin();
+    const [positions, velocities, species] = flock.shareViews().map((view) => view.slice());
+    const share = new FlockShare();
+    const load = () => {
+      share.load(head, 2000);
+      const [p, v, s] = share.views();
+      p.set(positions);
+      v.set(velocities);
+      s.set(species);
+    };
+    const attempt = (dt, claim) => {
+      load();
+      try {
+        share.advance(dt, claim);
+        return `ran: ${share.runs().length / 2} runs`;
+      } catch (error) {
+        return `${error.name}: ${error.message}`;
+      }
+    };
+    let next = 0;
+    let forever = 0;
+    return {
+      word: attempt(1 / 60, () => 'seven'),
+      negative: attempt(1 / 60, () => -1),
+      throws: attempt(1 / 60, () => {
+        throw new RangeError('no chunks today');
+      }),
+      long: attempt(1, () => next++),
+      forever: attempt(1 / 60, () => (forever++, 0)),
+      claims: forever,
+      after: attempt(1 / 60, ((k) => () => k++)(0)),
+    };
+  });
+  assert.match(result.word, /^TypeError: FlockShare.advance: claim\(\) must be a chunk's number, got a string/);
+  assert.match(result.negative, /^TypeError: FlockShare.advance: claim\(\) must be a chunk's number/);
+  assert.equal(result.throws, 'RangeError: no chunks today');
+  assert.match(result.long, /^RangeError: FlockShare.advance: dt must be one substep/);
+  assert.match(result.forever, /^ran: \d+ runs$/, 'the same chunk claimed again and again is stepped, and it ends');
+  assert.equal(result.claims, 33, 'a claim that never runs out is asked once a chunk (Flock::chunks: 32 in 3D) and once more');
+  assert.match(result.after, /^ran: \d+ runs$/);
+  assert.deepEqual([...problems, ...pageErrors], []);
   await page.close();
 });
 
