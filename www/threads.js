@@ -15,9 +15,9 @@ import { moduleForWorkers } from './wasm-load.js';
 /**
  * Fewer boids than this step on the page's own thread (`threads="on"` shares any flock's).
  * Measured in Chromium on a 2-core machine (scripts/bench-threads.mjs, docs/performance.md),
- * 2 workers against one thread: 1,500 boids 0.89-1.4× (the hand-over costs about as much as
- * the step), 10,000 0.82-0.90×, 20,000 0.66-0.74×, 100,000 0.68× standard and 0.57-0.96×
- * settled defaults (the machine's other tenants decide). From 20,000 sharing paid in both
+ * 2 workers against one thread: 1,500 boids 0.91-1.8× (the hand-over costs about as much as
+ * the step), 10,000 0.73-0.94× (0.97× in an earlier run), 20,000 0.78-0.89×, 100,000 0.65×
+ * standard and 0.57-0.59× settled defaults. From 20,000 sharing paid in every run and both
  * scenarios, and it leaves the page's thread free to draw meanwhile.
  */
 export const THREADS_FROM = 20_000;
