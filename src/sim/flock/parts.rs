@@ -311,7 +311,9 @@ impl Flock {
         }
         let (dims, per_layer) = (grid.dims(), grid.rows() * grid.dims());
         let layer_edge = first_reaching(grid.layers(), boids, |z| grid.slots_before(z * per_layer));
-        let past = grid.slots_before(layer_edge * per_layer).saturating_sub(boids);
+        let past = grid
+            .slots_before(layer_edge * per_layer)
+            .saturating_sub(boids);
         if past <= grid.order().len() / 32 {
             return layer_edge * dims;
         }
