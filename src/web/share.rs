@@ -208,16 +208,13 @@ impl FlockShare {
         // No more claims than there are chunks: a `claim` that never runs out ends too.
         let next = || {
             claims += 1;
-            let k = match claim.call0(&JsValue::NULL) {
-                Ok(k) if k.as_f64().is_some_and(|k| k >= 0.0) => k.as_f64()?,
-                Ok(k) => {
-                    failed = Some(type_error(METHOD, "claim()", "a chunk's number", &k));
-                    return None;
-                }
-                Err(error) => {
-                    failed = Some(error);
-                    return None;
-                }
+            let answer = claim
+                .call0(&JsValue::NULL)
+                .map_err(|error| failed = Some(error))
+                .ok()?;
+            let Some(k) = answer.as_f64().filter(|k| *k >= 0.0) else {
+                failed = Some(type_error(METHOD, "claim()", "a chunk's number", &answer));
+                return None;
             };
             Split::even(k as usize, chunks, count).filter(|_| claims <= chunks)
         };

@@ -140,15 +140,21 @@ async function claimInPage(page, steps) {
 // Flock::chunks: 16 a worker in 3D (tests/parts.rs checks that they hold every boid once).
 const CHUNKS_OF_TWO = 32;
 
-test('the workers take chunks one at a time: every chunk once, fewer for a worker the host slows', async () => {
+/** Six steps shared by two workers on `server`'s blank page: the same flock as one thread's, every chunk taken once a step; how many each worker took, step by step. */
+async function claimedChunks(server) {
   const page = await env.browser.newPage();
   const { problems, pageErrors } = watchProblems(page);
-  await page.goto(`${env.server.url}test/blank.html`);
-  const even = await claimInPage(page, 6);
-  assert.ok(even.same, 'the step of one thread');
-  for (const chunks of even.taken) assert.equal(chunks[0] + chunks[1], CHUNKS_OF_TWO, `every chunk once: ${JSON.stringify(even.taken)}`);
+  await page.goto(`${server.url}test/blank.html`);
+  const run = await claimInPage(page, 6);
+  assert.ok(run.same, 'the step of one thread');
+  for (const chunks of run.taken) assert.equal(chunks[0] + chunks[1], CHUNKS_OF_TWO, `every chunk once: ${JSON.stringify(run.taken)}`);
   assert.deepEqual([...problems, ...pageErrors], []);
   await page.close();
+  return run.taken;
+}
+
+test('the workers take chunks one at a time: every chunk once, fewer for a worker the host slows', async () => {
+  await claimedChunks(env.server);
   // The first worker waits 30 ms before each step (the host's other work, as it were):
   // the second takes most of the chunks, and the flock is the same.
   const real = readFileSync(path.join(distDir, 'www/share-worker.js'), 'utf8');
@@ -165,16 +171,9 @@ self.onmessage = (event) => {
     },
   });
   try {
-    const page = await env.browser.newPage();
-    const { problems, pageErrors } = watchProblems(page);
-    await page.goto(`${slowed.url}test/blank.html`);
-    const run = await claimInPage(page, 6);
-    assert.ok(run.same, 'the step of one thread');
-    for (const chunks of run.taken) assert.equal(chunks[0] + chunks[1], CHUNKS_OF_TWO, `every chunk once: ${JSON.stringify(run.taken)}`);
-    const [slow, fast] = [0, 1].map((k) => run.taken.reduce((sum, chunks) => sum + chunks[k], 0));
+    const taken = await claimedChunks(slowed);
+    const [slow, fast] = [0, 1].map((k) => taken.reduce((sum, chunks) => sum + chunks[k], 0));
     assert.ok(slow < fast / 2, `the slowed worker took ${slow} chunks, the other ${fast}`);
-    assert.deepEqual([...problems, ...pageErrors], []);
-    await page.close();
   } finally {
     await slowed.close();
   }

@@ -186,8 +186,8 @@ impl Flock {
     /// Steps the shares `claim` hands out, one after another, until it hands out none:
     /// one sort, then each share looked around and moved as `advance_part` would, all of
     /// them left in `out` (their runs, a run that continues the last one joined to it; their
-    /// totals summed). Shares that end before they start are skipped. False, with no runs,
-    /// for a `dt` that is not one substep (and nothing claimed).
+    /// totals summed). A share that ends before it starts holds no units. False, with no
+    /// runs, for a `dt` that is not one substep (and nothing claimed).
     pub fn advance_parts(
         &mut self,
         dt: f32,
@@ -209,9 +209,6 @@ impl Flock {
         let forces = self.forces();
         let mut next = self.take_next();
         while let Some(split) = claimed.take().or_else(&mut claim) {
-            if split.from > split.to {
-                continue;
-            }
             let units = self.share(split);
             let totals = self.advance(h, &forces, units.clone(), &mut next);
             out.totals.neighbours += totals.neighbours;
