@@ -17,7 +17,7 @@ use boids::render::trails::Ring;
 use boids::render::OrbitCamera;
 use boids::sim::{Flock, BENCH_DT, PRESETS};
 
-/// Calls a survey is spread over: the page's `SURVEY_CALLS` (`www/plot.js`).
+/// Calls a survey is spread over: the page's `SURVEY_CALLS` (`www/instruments/plot.js`).
 const SURVEY_CALLS: u64 = 60;
 
 /// Surveys of `flock` spread over `SURVEY_CALLS` calls each, a step between calls: calls a

@@ -1,13 +1,13 @@
 // The lesson "Order from noise" (order.html): two experiments run in the browser with
 // runExperiment (www/experiment.js, in a worker), their phase plots drawn as they fill
-// (www/phase-plot.js), a link to each in the full page's Experiment group. A file, not an
+// (www/experiment/phase-plot.js), a link to each in the full page's Experiment group. A file, not an
 // inline script: the lessons run under a strict CSP. Its words come from the flocks' language
-// tables (www/i18n.js) and from order.html.
+// tables (www/i18n/texts.js) and from order.html.
 
 import { experimentLink, runExperiment } from '../www/experiment.js';
-import { drawPhasePlot, seriesFromRows } from '../www/phase-plot.js';
-import { loadLang, texts } from '../www/i18n.js';
-import { loadExperimentTexts } from '../www/i18n-experiment.js';
+import { drawPhasePlot, seriesFromRows } from '../www/experiment/phase-plot.js';
+import { loadLang, texts } from '../www/i18n/texts.js';
+import { loadExperimentTexts } from '../www/i18n/experiment.js';
 
 /**
  * The two experiments. Part one: polarization against noise, in a wrapped world with strong

@@ -41,7 +41,7 @@ try {
       metrics: median(() => flock.metrics(), 60),
       inspect: median(() => flock.inspect(id), 60),
     };
-    // Ten surveys as the plot takes them (www/plot.js, SURVEY_CALLS): a piece a step.
+    // Ten surveys as the plot takes them (www/instruments/plot.js, SURVEY_CALLS): a piece a step.
     const pieces = [];
     let surveys = 0;
     for (; surveys < 10; surveys++) {

@@ -1,5 +1,5 @@
 // The step shared among workers (issue 30), timed in the page as it runs (the build it picks,
-// its own www/threads.js pool), served cross-origin isolated: for each count, a flock is
+// its own www/core/threads.js pool), served cross-origin isolated: for each count, a flock is
 // settled (1,200 steps, shared among the most workers: the same flock bit for bit as on one
 // thread), then 50 steps are timed on one thread and with each number of workers, step by
 // step in turn, each from the same settled snapshot. A shared step is timed from
@@ -21,8 +21,8 @@ const SETTLE = 1200;
 
 /** Runs in the page: median ms a step for `scenario` at `count`, one thread and each of `workers`. */
 async function timeInPage({ count, scenario, workers, rounds, settle, steps }) {
-  const { Flock } = await import('/www/wasm-load.js');
-  const { SharePool } = await import('/www/threads.js');
+  const { Flock } = await import('/www/core/wasm-load.js');
+  const { SharePool } = await import('/www/core/threads.js');
   const make = () => {
     const flock = new Flock(count, 42);
     if (scenario === 'standard') {

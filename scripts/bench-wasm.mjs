@@ -62,7 +62,7 @@ try {
       const bindings = await import(`/boids.js?${file}`);
       try {
         // The relaxed build is boids_bg.wasm patched, as the page makes it.
-        const { patchedModule } = await import('/www/wasm-patch.js');
+        const { patchedModule } = await import('/www/core/wasm-patch.js');
         const module = file.endsWith('.patch') ? await patchedModule('/boids_bg.wasm', `/${file}`) : `/${file}`;
         await bindings.default({ module_or_path: module });
       } catch (error) {

@@ -4,7 +4,7 @@
 # boids_bg.wasm. In that build the neighbour scan's multiply-adds are single
 # `f32x4.relaxed_madd` instructions, which V8 turns into fused multiply-adds (about 5 % off the
 # step). Browsers that validate relaxed SIMD patch and load it (Chrome and Edge since 114); the
-# others load boids_bg.wasm, which needs only SIMD128: www/wasm-load.js picks one. Both are
+# others load boids_bg.wasm, which needs only SIMD128: www/core/wasm-load.js picks one. Both are
 # driven by Trunk's boids.js, so this checks that the bindings wasm-bindgen writes for the
 # relaxed module are that very file.
 set -euo pipefail
@@ -48,7 +48,7 @@ if ((fused == 0)); then
 fi
 echo "==> boids_relaxed_bg.wasm: $fused fused multiply-adds"
 # Shipped as a patch to boids_bg.wasm (the two differ in a few functions): a few KB, where the
-# module is 126 KB gzipped. www/wasm-patch.js applies it in the page; the script checks that
+# module is 126 KB gzipped. www/core/wasm-patch.js applies it in the page; the script checks that
 # it gives back this very module before writing it.
 patch="$TRUNK_STAGING_DIR/boids_relaxed_bg.wasm.patch"
 rm -f "$patch"

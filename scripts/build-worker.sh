@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the experiment worker's module (www/experiment-worker.js): the crate with the
+# Builds the experiment worker's module (www/experiment/experiment-worker.js): the crate with the
 # `worker` feature (the simulation and `Experiment`, no drawing), bound as boids_worker.js +
 # boids_worker_bg.wasm beside Trunk's boids.js. Its own module, so the page's carries none of
 # the experiment's code: a page downloads it only when an experiment starts.

@@ -40,12 +40,12 @@ fi
 
 # The files a page loads, and nothing else: no source maps, tests, examples or editor leftovers.
 # coi-sw.js: the full page's service worker on hosts that send no isolation headers
-# (www/isolate.js), beside index.html, whose folder it must control.
+# (www/core/isolate.js), beside index.html, whose folder it must control.
 required=(boids.js boids_bg.wasm boids_relaxed_bg.wasm.patch boids_worker.js boids_worker_bg.wasm www/boids-embed.js www/embed-bridge.js embed.html index.html coi-sw.js)
 for file in "${required[@]}"; do
     [[ -f "dist/$file" ]] || { echo "error: dist/$file is missing: run trunk build --release first" >&2; exit 1; }
 done
-if grep -q 'sourceMappingURL' dist/boids.js dist/www/*.js; then
+if grep -rq --include='*.js' 'sourceMappingURL' dist/boids.js dist/www; then
     echo "error: dist/ has source-map references; the package ships release files only" >&2
     exit 1
 fi
@@ -56,9 +56,13 @@ rm -rf "$stage"
 mkdir -p "$stage"
 cp dist/boids.js dist/boids_bg.wasm dist/boids_relaxed_bg.wasm.patch dist/boids_worker.js dist/boids_worker_bg.wasm dist/embed.html dist/index.html dist/coi-sw.js "$stage/"
 cp -r dist/snippets "$stage/"
-mkdir "$stage/www"
-# Only the www/ files the pages use, by name pattern: js, css and the icon (no *.map, no *~).
-find dist/www -maxdepth 1 -type f \( -name '*.js' -o -name '*.css' -o -name '*.svg' \) -exec cp {} "$stage/www/" \;
+# Only the www/ files the pages use, by name pattern: js, css and the icon (no *.map, no *~),
+# in their folders (www/core/, www/panel/, ...: every subfolder, however deep).
+(cd dist && find www -type f \( -name '*.js' -o -name '*.css' -o -name '*.svg' \) -print0) |
+    while IFS= read -r -d '' file; do
+        mkdir -p "$stage/$(dirname "$file")"
+        cp "dist/$file" "$stage/$file"
+    done
 cp npm/package.json npm/README.md npm/LICENSE CHANGELOG.md "$stage/"
 
 echo "==> npm pack $stage -> $out/"

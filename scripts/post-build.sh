@@ -3,7 +3,7 @@
 # starts all hooks of a stage at once, and a later step must not touch boids.js while the
 # first compares it:
 # 1. scripts/build-relaxed.sh: the relaxed-SIMD module beside boids_bg.wasm;
-# 2. www/coi-sw.js, the full page's service worker (www/isolate.js), moves to the root: a
+# 2. www/core/coi-sw.js, the full page's service worker (www/core/isolate.js), moves to the root: a
 #    worker controls only the pages under its own folder, and index.html is at the root
 #    (Trunk copies www/ whole; a `copy-file` link would add a line to index.html and leave a
 #    second copy in www/);
@@ -15,7 +15,7 @@ cd "${TRUNK_SOURCE_DIR:-$(dirname "${BASH_SOURCE[0]}")/..}"
 
 bash scripts/build-relaxed.sh
 bash scripts/build-worker.sh
-mv "$TRUNK_STAGING_DIR/www/coi-sw.js" "$TRUNK_STAGING_DIR/coi-sw.js"
+mv "$TRUNK_STAGING_DIR/www/core/coi-sw.js" "$TRUNK_STAGING_DIR/coi-sw.js"
 if [[ ${TRUNK_PROFILE:-debug} == release ]]; then
     node scripts/strip-comments.mjs "$TRUNK_STAGING_DIR"
 fi

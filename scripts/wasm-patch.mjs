@@ -1,4 +1,4 @@
-// Writes the patch that turns one wasm module into another (www/wasm-patch.js has the format
+// Writes the patch that turns one wasm module into another (www/core/wasm-patch.js has the format
 // and applies it), and checks it by applying it:
 //   node scripts/wasm-patch.mjs <base.wasm> <target.wasm> <out.patch>
 // scripts/build-relaxed.sh runs it for boids_bg.wasm → boids_relaxed_bg.wasm. The two builds
@@ -12,7 +12,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { applyPatch, fnv1a } from '../www/wasm-patch.js';
+import { applyPatch, fnv1a } from '../www/core/wasm-patch.js';
 
 /** The shortest run worth a copy (a copy costs about 6 bytes). */
 const WINDOW = 16;

@@ -5,8 +5,8 @@
 // "loading", then "running" once the first frame is drawn, "no-webgl" without WebGL2,
 // or "error" after a panic or an uncaught exception (the message is shown in #message).
 
-import { LANGS, LANG_NAMES, loadLang, texts } from './i18n.js';
-import STUDIO_LINK from './i18n-studio-link.js';
+import { LANGS, LANG_NAMES, loadLang, texts } from './i18n/texts.js';
+import STUDIO_LINK from './i18n/studio-link.js';
 
 function showFatal(error) {
   // The module itself failed to load (a missing file, a syntax error): say so on the page.
@@ -25,7 +25,7 @@ async function main() {
   // the headers, isolate.js installs a service worker that adds them and reloads once. Loaded
   // only when the page is not isolated (a first visit there, or a host without the headers).
   // The page only: an embed never changes the page it is a guest on.
-  if (!window.crossOriginIsolated) import('./isolate.js').then((m) => m.isolate()).catch(() => {});
+  if (!window.crossOriginIsolated) import('./core/isolate.js').then((m) => m.isolate()).catch(() => {});
   await import('./boids-embed.js');
   const flock = document.querySelector('boids-flock[page]');
   document.getElementById('version').textContent = customElements.get('boids-flock').version ?? '';

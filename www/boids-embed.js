@@ -32,23 +32,22 @@
 
 // First: i18n.js asks for the page's language tables as it runs, before wasm-load.js starts
 // the wasm (a module runs in import order, and wasm-load.js awaits the wasm at top level).
-import { likelyLoaded } from './i18n.js';
-import { PRESETS, SPECS, build, errorText, initError, isTrap, panicMessage, version } from './wasm-load.js';
-import { writeParam } from './controls.js';
-import { OPTIONS, isOn } from './settings.js';
-import { register, unregister, pool, wake } from './loop.js';
-import { NAMES, quote, settingsMethods, warn } from './url-sync.js';
-import { panelMethods } from './panel.js';
-import { sceneMethods } from './scene.js';
-import { keyMethods } from './keys.js';
-import { contextMethods } from './gl-context.js';
-import { INSTRUMENT_OPTIONS, instrumentMethods } from './instruments.js';
-import { contrastMethods } from './contrast.js';
-import { LOCK_OPTIONS, lockMethods } from './locks.js';
-import { SETTERS, eventMethods } from './events.js';
-import { PROMPT_ATTRIBUTES, showPrompts } from './prompts.js';
-import { TIMELINE_OPTIONS, timelineMethods } from './timeline.js';
-import { threadMethods } from './threads.js';
+import { likelyLoaded } from './i18n/texts.js';
+import { PRESETS, SPECS, build, errorText, initError, isTrap, panicMessage, version } from './core/wasm-load.js';
+import { writeParam, OPTIONS, isOn } from './core/settings.js';
+import { register, unregister, pool, wake } from './core/loop.js';
+import { NAMES, quote, settingsMethods, warn } from './lesson/url-sync.js';
+import { panelMethods } from './panel/panel.js';
+import { sceneMethods } from './panel/scene.js';
+import { keyMethods } from './panel/keys.js';
+import { contextMethods } from './core/gl-context.js';
+import { INSTRUMENT_OPTIONS, instrumentMethods } from './instruments/instruments.js';
+import { contrastMethods } from './panel/contrast.js';
+import { LOCK_OPTIONS, lockMethods } from './lesson/locks.js';
+import { SETTERS, eventMethods } from './lesson/events.js';
+import { PROMPT_ATTRIBUTES, showPrompts } from './lesson/prompts.js';
+import { TIMELINE_OPTIONS, timelineMethods } from './lesson/timeline.js';
+import { threadMethods } from './core/threads.js';
 
 /** Fixed simulation step, seconds: motion does not depend on the display's refresh rate. */
 const STEP = 1 / 60;

@@ -18,7 +18,7 @@
 // height its content wants (`lti.frameResize`, the message Canvas and other platforms honour).
 
 import { BoidsFlock } from './boids-embed.js';
-import { paramNames } from './settings.js';
+import { paramNames } from './core/settings.js';
 
 /** Every message of ours has a type starting so; anything else on the channel is not for us. */
 const PREFIX = 'boids:';

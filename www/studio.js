@@ -12,15 +12,14 @@
 // The form's DOM is studio-form.js's, the outputs' text studio-output.js's.
 
 import { BoidsFlock } from './boids-embed.js';
-import { LANGS, LANG_NAMES, loadLang, pickLang, texts } from './i18n.js';
-import { formatNumber, kebab } from './settings.js';
-import { readParam } from './controls.js';
-import { BASICS, GROUPS } from './panel.js';
-import { COLOUR_MODES, MODE_TEXT, TIME_SCALE } from './instruments.js';
-import { PROMPT_ATTRIBUTES } from './prompts.js';
-import { buildOutputs, buildParams, buildPrompts, buildStart, buildView } from './studio-form.js';
-import { iframeOf, snippetOf, urlOf } from './studio-output.js';
-import studioEn from './i18n-studio-en.js';
+import { LANGS, LANG_NAMES, loadLang, pickLang, texts } from './i18n/texts.js';
+import { formatNumber, kebab, readParam } from './core/settings.js';
+import { BASICS, GROUPS } from './panel/panel.js';
+import { COLOUR_MODES, MODE_TEXT, TIME_SCALE } from './instruments/instruments.js';
+import { PROMPT_ATTRIBUTES } from './lesson/prompts.js';
+import { buildOutputs, buildParams, buildPrompts, buildStart, buildView } from './studio/studio-form.js';
+import { iframeOf, snippetOf, urlOf } from './studio/studio-output.js';
+import studioEn from './i18n/studio-en.js';
 
 /** Where students' pages get the element: this very copy, wherever the studio is served. */
 const SCRIPT_SRC = new URL('./boids-embed.js', import.meta.url).href;
@@ -69,7 +68,7 @@ const supportsMoments = () => typeof preview.flock?.snapshot === 'function' && B
  * imported when first asked for, so the studio loads without it where a build has none.
  */
 async function momentOf() {
-  const { encodeMoment } = await import('./moment.js');
+  const { encodeMoment } = await import('./lesson/moment.js');
   return {
     state: await encodeMoment(preview.flock.snapshot()),
     steps: preview.steps,
@@ -90,7 +89,7 @@ function w(key, vars = {}) {
 async function loadStudioWords(code) {
   if (STUDIO[code]) return;
   try {
-    STUDIO[code] = (await import(`./i18n-studio-${code}.js`)).default;
+    STUDIO[code] = (await import(`./i18n/studio-${code}.js`)).default;
   } catch (error) {
     console.warn(`studio: the ${code} words did not load (${error}); using English`);
   }

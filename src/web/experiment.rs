@@ -1,5 +1,5 @@
 //! `Experiment` for JavaScript (issue 26): a thin wrapper over [`Runner`], driven by
-//! `www/experiment-worker.js` a chunk of steps at a time. The spec is read here, field by
+//! `www/experiment/experiment-worker.js` a chunk of steps at a time. The spec is read here, field by
 //! field, with the type checks (`TypeError` naming the field); every other rule is the
 //! core's (`Spec::validate`), its `SpecError` thrown as a `TypeError` or `RangeError` with
 //! the core's message. No float is printed: messages name fields and limits only.

@@ -136,7 +136,7 @@ test('the tools and the behaviours explained are translated in every language', 
   }
   // Every preset has a label and description in every language.
   const missing = await page.evaluate(async (langs) => {
-    const { STRINGS, loadLang } = await import('/www/i18n.js');
+    const { STRINGS, loadLang } = await import('/www/i18n/texts.js');
     for (const l of langs) await loadLang(l); // one table per language, loaded on demand
     const names = customElements.get('boids-flock').presets.map((p) => p.name);
     return langs.flatMap((l) => names.filter((n) => !(STRINGS[l].presets?.[n]?.length === 2)).map((n) => `${l}:${n}`));

@@ -485,7 +485,7 @@ test('the new controls fit a phone-width panel and speak the page language', { t
       .map((node) => node.textContent),
   );
   assert.deepEqual(broken, [], 'pointer modes and preset names each fit on one line');
-  const { STRINGS } = await page.evaluate(async () => ({ STRINGS: (await import('/www/i18n.js')).STRINGS }));
+  const { STRINGS } = await page.evaluate(async () => ({ STRINGS: (await import('/www/i18n/texts.js')).STRINGS }));
   assert.equal(await page.locator('label[for="predator"]').textContent(), STRINGS.uk.ui.predator);
   assert.equal(await page.locator('#preset-murmuration').textContent(), STRINGS.uk.presets.murmuration[0]);
   assert.equal(await page.locator('#clear-obstacles').textContent(), STRINGS.uk.ui.clearObstacles);

@@ -107,7 +107,7 @@ test('both builds move the same seeded flock alike', { timeout: 120_000 }, async
   await page.goto(`${env.server.url}test/blank.html`);
   const runs = await page.evaluate(async () => {
     // Two instances of the bindings (one per query string), each with its own module.
-    const { patchedModule } = await import('/www/wasm-patch.js');
+    const { patchedModule } = await import('/www/core/wasm-patch.js');
     const load = async (name, module) => {
       const bindings = await import(`/boids.js?${name}`);
       await bindings.default({ module_or_path: module });

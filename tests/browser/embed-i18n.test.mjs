@@ -83,7 +83,7 @@ for (const lang of LANGS) {
 
     // The table too, including parameters without a slider (the seed).
     const untranslated = await page.evaluate(async (lang) => {
-      const { texts } = await import('/www/i18n.js');
+      const { texts } = await import('/www/i18n/texts.js');
       const t = texts(lang);
       return customElements
         .get('boids-flock')
@@ -97,8 +97,8 @@ for (const lang of LANGS) {
 
     // Messages: the no-WebGL message in this language too.
     const messages = await page.evaluate(async (lang) => {
-      const { texts, STRINGS, loadLang } = await import('/www/i18n.js');
-      const { loadExperimentTexts } = await import('/www/i18n-experiment.js');
+      const { texts, STRINGS, loadLang } = await import('/www/i18n/texts.js');
+      const { loadExperimentTexts } = await import('/www/i18n/experiment.js');
       // The Experiment group's words (loaded with the group) count too.
       await loadLang(lang);
       await loadExperimentTexts(lang);
@@ -131,7 +131,7 @@ test('?lang= and the browser language choose the full page language', { timeout:
   const page = await browser.newPage();
   const tables = [];
   page.on('request', (request) => {
-    const name = /\/www\/i18n-([a-z]+)\.js$/.exec(request.url())?.[1];
+    const name = /\/www\/i18n\/([a-z]{2})\.js$/.exec(request.url())?.[1];
     if (name) tables.push(name);
   });
   await page.goto(`${server.url}?lang=ru`);

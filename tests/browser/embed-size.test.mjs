@@ -20,7 +20,7 @@
 // 130.4 KB each, dist/ 349.1 KB. One float and one integer sort for the module (there were
 // four) took 4.2 KB a build off: 126.1 KB each, dist/ 340.8 KB, the page 189.5 KB.
 // The relaxed-SIMD build then shipped as a patch to boids_bg.wasm (scripts/wasm-patch.mjs,
-// www/wasm-patch.js): the two modules differ in a few functions, so 7.7 KB gzipped replaced
+// www/core/wasm-patch.js): the two modules differ in a few functions, so 7.7 KB gzipped replaced
 // 126.1 KB, and dist/ came to ~222 KB, within the 300 KB budget again; a Chromium reader
 // downloads boids_bg.wasm and the patch, ~4 KB more than before. The measures' survey (the
 // plot's measures a piece a step) added 4.0 KB gzipped to boids_bg.wasm (the page 197.1 ->
@@ -74,7 +74,7 @@ const STUDIO_LIMIT = 17 * KB;
  * not make the page cross-origin isolated, its first visit; 0.46 and 0.39 KB gzipped when
  * added, app.js +0.05 KB to ask for them: the page stayed at 235.0 KB; dist/ +0.9 KB, 302.3 KB).
  */
-const ON_REQUEST = ['www/moment.js', 'www/isolate.js', 'coi-sw.js'];
+const ON_REQUEST = ['www/lesson/moment.js', 'www/core/isolate.js', 'coi-sw.js'];
 /** The relaxed-SIMD build's patch: a few KB while the two builds differ only in the scan. */
 const PATCH_LIMIT = 20 * KB;
 /** What an experiment downloads when it is opened and started, beyond the page: its scripts. */
@@ -84,27 +84,18 @@ const WORKER_LIMIT = 85 * KB;
 /** The files only an experiment loads (www/experiment.js and its worker, the panel, the plot). */
 /** The experiment worker's module and its bindings, loaded by experiment-worker.js only. */
 const WORKER_FILES = ['boids_worker.js', 'boids_worker_bg.wasm'];
-const ON_DEMAND = [
-  'www/experiment.js',
-  'www/experiment-worker.js',
-  'www/experiment-panel.js',
-  'www/phase-plot.js',
-  'www/experiment.css',
-  'www/i18n-experiment.js',
-];
+// Everything in www/experiment/ (a file added there is counted here, never missed), the
+// runner's entry and the group's loader of its words.
+const isOnDemand = (file) => file.startsWith('www/experiment/') || ['www/experiment.js', 'www/i18n/experiment.js'].includes(file);
 /** The Experiment group's words, one table per language: English and the reader's load. */
-const EXPERIMENT_TEXTS = ['en', 'uk', 'pl', 'ru'].map((lang) => `www/i18n-experiment-${lang}.js`);
+const EXPERIMENT_TEXTS = ['en', 'uk', 'pl', 'ru'].map((lang) => `www/i18n/experiment-${lang}.js`);
 /**
  * The lesson studio's own files (issue 28): studio.html loads them, the page only links to it
- * (its link's four words are www/i18n-studio-link.js, which the page does load and counts).
+ * (its link's four words are www/i18n/studio-link.js, which the page does load and counts).
  */
-const STUDIO_FILES = [
-  'www/studio.js',
-  'www/studio-form.js',
-  'www/studio-output.js',
-  'www/studio.css',
-  ...['en', 'uk', 'pl', 'ru'].map((lang) => `www/i18n-studio-${lang}.js`),
-];
+// Everything in www/studio/ with the studio's entry, its style and its words.
+const isStudioFile = (file) =>
+  file.startsWith('www/studio/') || ['www/studio.js', 'www/studio.css'].includes(file) || /^www\/i18n\/studio-[a-z]{2}\.js$/.test(file);
 
 function files(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -132,7 +123,7 @@ test('dist/ fits the size budget', () => {
   );
   const [module, patch, worker] = ['boids_bg.wasm', 'boids_relaxed_bg.wasm.patch', 'boids_worker_bg.wasm'].map(gz);
   const total = sizes
-    .filter((s) => !WORKER_FILES.includes(s.file) && !STUDIO_FILES.includes(s.file) && s.file !== 'studio.html')
+    .filter((s) => !WORKER_FILES.includes(s.file) && !isStudioFile(s.file) && s.file !== 'studio.html')
     .reduce((sum, s) => sum + s.gz, 0);
   console.log(
     `# boids_bg.wasm ${(module / KB).toFixed(1)} KB, the relaxed build's patch ${(patch / KB).toFixed(1)} KB gzipped, ` +
@@ -145,30 +136,31 @@ test('dist/ fits the size budget', () => {
   assert.ok(total <= DIST_LIMIT, `dist/ is ${total} bytes gzipped (limit ${DIST_LIMIT / KB} KB)`);
 
   // The page: index.html, the bindings and their snippets, every script, style sheet and icon
-  // in www/ but embed.html's bridge and the experiment's files (ON_DEMAND), English and the
+  // in www/ but embed.html's bridge and the experiment's files (isOnDemand), English and the
   // largest other language table (a reader gets one, i18n.js), and the module with the
   // relaxed build's patch.
-  const languages = LANGS.map((lang) => `www/i18n-${lang}.js`);
+  const languages = LANGS.map((lang) => `www/i18n/${lang}.js`);
   for (const file of languages) gz(file);
   const page =
     gz('index.html') +
     sizes
-      .filter((s) => /^(boids\.js|snippets\/.*\.js|www\/[^/]+\.(js|css|svg))$/.test(s.file))
+      .filter((s) => /^(boids\.js|snippets\/.*\.js|www\/.+\.(js|css|svg))$/.test(s.file))
       .filter((s) => s.file !== 'www/embed-bridge.js' && !languages.includes(s.file))
-      .filter((s) => !ON_DEMAND.includes(s.file) && !EXPERIMENT_TEXTS.includes(s.file) && !STUDIO_FILES.includes(s.file))
+      .filter((s) => !isOnDemand(s.file) && !EXPERIMENT_TEXTS.includes(s.file) && !isStudioFile(s.file))
       .filter((s) => !ON_REQUEST.includes(s.file))
       .reduce((sum, s) => sum + s.gz, 0) +
-    gz('www/i18n-en.js') +
+    gz('www/i18n/en.js') +
     Math.max(...languages.slice(1).map(gz)) +
     module +
     patch;
   console.log(`# the page downloads ${(page / KB).toFixed(1)} KB gzipped`);
   // The studio, beside the element it shows: its page, scripts and style, and English and the
   // largest other table of its words (it loads one or two).
-  const studioWords = STUDIO_FILES.filter((file) => file.includes('/i18n-studio-'));
+  const studioWords = LANGS.map((lang) => `www/i18n/studio-${lang}.js`);
+  gz('www/studio.js');
   const studio =
     gz('studio.html') +
-    STUDIO_FILES.filter((file) => !studioWords.includes(file)).reduce((sum, file) => sum + gz(file), 0) +
+    sizes.filter((s) => isStudioFile(s.file) && !studioWords.includes(s.file)).reduce((sum, s) => sum + s.gz, 0) +
     gz(studioWords[0]) +
     Math.max(...studioWords.slice(1).map(gz));
   console.log(`# the studio loads ${(studio / KB).toFixed(1)} KB gzipped beside the element`);
@@ -179,9 +171,9 @@ test('dist/ fits the size budget', () => {
   // An experiment, when started: the files only it loads (those there are; the two of the
   // runner must be).
   gz('www/experiment.js');
-  gz('www/experiment-worker.js');
+  gz('www/experiment/experiment-worker.js');
   const experiment =
-    sizes.filter((s) => ON_DEMAND.includes(s.file)).reduce((sum, s) => sum + s.gz, 0) +
+    sizes.filter((s) => isOnDemand(s.file) && !EXPERIMENT_TEXTS.includes(s.file)).reduce((sum, s) => sum + s.gz, 0) +
     gz(EXPERIMENT_TEXTS[0]) +
     Math.max(...EXPERIMENT_TEXTS.slice(1).map(gz));
   console.log(`# an experiment, when started, downloads ${(experiment / KB).toFixed(1)} KB more gzipped`);

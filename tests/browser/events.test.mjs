@@ -1,4 +1,4 @@
-// Events for the page and the platform (issue 28, www/events.js and www/embed-bridge.js):
+// Events for the page and the platform (issue 28, www/lesson/events.js and www/embed-bridge.js):
 // `boids-change` with its source ("user" for a key on a slider, a click on a checkbox, a
 // preset's button; "api" for an attribute, `el.flock`'s setters, the preset attribute),
 // `boids-preset`, `boids-select` (a click on a cone, Esc) and `boids-experiment` (a short

@@ -15,7 +15,7 @@ import { TEST_CSS, testPage, waitFlocks } from './embed-helpers.mjs';
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 /** The files only the Experiment group loads. */
 const ON_DEMAND =
-  /\/(www\/(experiment-panel\.js|phase-plot\.js|experiment\.css|experiment\.js|experiment-worker\.js|i18n-experiment[a-z-]*\.js)|boids_worker(\.js|_bg\.wasm))$/;
+  /\/(www\/(experiment\/[a-z-]+\.(js|css)|experiment\.js|i18n\/experiment[a-z-]*\.js)|boids_worker(\.js|_bg\.wasm))$/;
 /** A sweep that takes a second or two: 50 boids, 0.5 s to settle and 0.5 s to measure a point. */
 const SHORT = { count: '50', settle: '0.5', measure: '0.5', points: '3', seeds: '1' };
 const LANGS = ['uk', 'pl', 'ru'];

@@ -16,12 +16,13 @@ const env = useDistAndBrowser({ csp: CSP });
 /** Only an experiment loads these (embed-size.test.mjs counts them apart from the page). */
 const ON_DEMAND = [
   'www/experiment.js',
-  'www/experiment-worker.js',
-  'www/experiment-panel.js',
-  'www/phase-plot.js',
-  'www/experiment.css',
-  'www/i18n-experiment.js',
-  'www/i18n-experiment-en.js',
+  'www/experiment/runner.js',
+  'www/experiment/experiment-worker.js',
+  'www/experiment/experiment-panel.js',
+  'www/experiment/phase-plot.js',
+  'www/experiment/experiment.css',
+  'www/i18n/experiment.js',
+  'www/i18n/experiment-en.js',
   'boids_worker.js',
   'boids_worker_bg.wasm',
 ];

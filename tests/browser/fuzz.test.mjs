@@ -23,7 +23,7 @@ const SEED = Number(process.env.BOIDS_FUZZ_SEED ?? Math.floor(Math.random() * 2 
  */
 async function fuzz({ file, seed, calls }) {
   const bindings = await import(`/boids.js?${file}`);
-  const { patchedModule } = await import('/www/wasm-patch.js');
+  const { patchedModule } = await import('/www/core/wasm-patch.js');
   const module = file.endsWith('.patch') ? await patchedModule('/boids_bg.wasm', `/${file}`) : `/${file}`;
   await bindings.default({ module_or_path: module });
   const { Flock, View } = bindings;

@@ -1,8 +1,8 @@
-// The snapshots kept for rewinding (www/history.js), in node: when one is due, what a change
+// The snapshots kept for rewinding (www/lesson/history.js), in node: when one is due, what a change
 // (a branch) drops, the span and the memory budget.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { History, CHECKPOINT_EVERY, SPAN, MEMORY_BUDGET } from '../../www/history.js';
+import { History, CHECKPOINT_EVERY, SPAN, MEMORY_BUDGET } from '../../www/lesson/history.js';
 
 const bytes = (n, fill = 1) => new Uint8Array(n).fill(fill);
 

@@ -2,7 +2,7 @@
 // served with COOP `same-origin` and COEP `require-corp`. A server that sends them (trunk
 // serve, scripts/serve.sh: Trunk.toml; the tests' default server) makes the page isolated at
 // once. A static host that cannot (GitHub Pages: `isolated: false` here) gets there through
-// the full page's service worker (www/isolate.js registers dist/coi-sw.js, which adds the
+// the full page's service worker (www/core/isolate.js registers dist/coi-sw.js, which adds the
 // headers) and one reload; `?threads=1` asks for none of it, and an embed — a <boids-flock>
 // or embed.html on someone else's page — never registers a worker or reloads its host.
 import { after, before, test } from 'node:test';
@@ -80,8 +80,8 @@ const served = (server, file) => times(server, file) > 0;
 
 test('dist/: the service worker at the root (it must control index.html), none left in www/', () => {
   assert.ok(existsSync(path.join(distDir, 'coi-sw.js')), 'dist/coi-sw.js');
-  assert.ok(!existsSync(path.join(distDir, 'www', 'coi-sw.js')), 'no dist/www/coi-sw.js');
-  assert.ok(existsSync(path.join(distDir, 'www', 'isolate.js')), 'dist/www/isolate.js');
+  assert.ok(!existsSync(path.join(distDir, 'www', 'coi-sw.js')), 'no dist/www/core/coi-sw.js');
+  assert.ok(existsSync(path.join(distDir, 'www', 'isolate.js')), 'dist/www/core/isolate.js');
 });
 
 test('served with COOP and COEP (the default, as scripts/serve.sh), the page is isolated at once', async () => {
@@ -96,7 +96,7 @@ test('served with COOP and COEP (the default, as scripts/serve.sh), the page is 
   assert.equal(state.sab, 'function', 'SharedArrayBuffer is there');
   assert.deepEqual(state.workers, [], 'no service worker: the headers came from the server');
   assert.equal(times(env.isolated, '/'), 1, 'no reload');
-  assert.ok(!served(env.isolated, '/www/isolate.js'), 'isolate.js is not even loaded');
+  assert.ok(!served(env.isolated, '/www/core/isolate.js'), 'isolate.js is not even loaded');
   assert.deepEqual([...failures(), ...pageErrors], []);
   await page.context().close();
 });
@@ -160,7 +160,7 @@ test("an embed on a host page without the headers never registers a worker or re
   assert.equal(times(env.plain, '/test/host.html'), 1, 'the host page never reloaded');
   assert.equal(times(env.plain, '/embed.html'), 1, 'the iframe was fetched once: it never reloaded');
   assert.ok(!served(env.plain, '/coi-sw.js'), 'the worker was never fetched');
-  assert.ok(!served(env.plain, '/www/isolate.js'), "isolate.js is the full page's alone");
+  assert.ok(!served(env.plain, '/www/core/isolate.js'), "isolate.js is the full page's alone");
   assert.deepEqual([...failures(), ...pageErrors], []);
   await page.context().close();
 });

@@ -1,4 +1,4 @@
-// Locks and ranges (issue 28, www/locks.js): what a teacher fixes for a lesson. A locked
+// Locks and ranges (issue 28, www/lesson/locks.js): what a teacher fixes for a lesson. A locked
 // control shows, disabled, with a padlock and "(locked)" in its accessible name (en, uk); no
 // real mouse drag or click, no key on it (arrows, Page Up, End, Enter and Space on a
 // checkbox) and no boids:set from the iframe's parent moves it, while an unlocked control

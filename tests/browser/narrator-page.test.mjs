@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { saveArtifact, useDistAndBrowser, watchProblems } from './helpers.mjs';
-import { SAY_EVERY } from '../../www/narrator.js';
+import { SAY_EVERY } from '../../www/instruments/narrator.js';
 
 const env = useDistAndBrowser();
 

@@ -1,4 +1,4 @@
-// The words for a screen reader (issue 29), without a browser: www/narrator.js fed sequences
+// The words for a screen reader (issue 29), without a browser: www/instruments/narrator.js fed sequences
 // of samples says what the flock did in a sentence — a split, a hawk's scatter, the groups
 // joining and circling — once it held for two samples, at most one announcement every
 // SAY_EVERY ms, nothing while the flock goes on as it was or a count flickers; every
@@ -6,11 +6,11 @@
 // needs; the selected boid in words. The page's own live region: narrator-page.test.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Narrator, SAY_EVERY, boidWords, sentences } from '../../www/narrator.js';
-import en from '../../www/i18n-en.js';
-import uk from '../../www/i18n-uk.js';
-import pl from '../../www/i18n-pl.js';
-import ru from '../../www/i18n-ru.js';
+import { Narrator, SAY_EVERY, boidWords, sentences } from '../../www/instruments/narrator.js';
+import en from '../../www/i18n/en.js';
+import uk from '../../www/i18n/uk.js';
+import pl from '../../www/i18n/pl.js';
+import ru from '../../www/i18n/ru.js';
 
 const TABLES = { en, uk, pl, ru };
 /** The page's `texts(lang)`, as far as the narrator uses it (English beneath the others). */

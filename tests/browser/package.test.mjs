@@ -6,9 +6,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { launchBrowser, serve, watchProblems } from './helpers.mjs';
+import { distDir, launchBrowser, serve, watchProblems } from './helpers.mjs';
 import { CSP_WATCH_SCRIPT } from './embed-helpers.mjs';
 import { PLACEHOLDERS, cargoVersion, drawnFraction, installTarball, packTarball, recipe } from './package-helpers.mjs';
 
@@ -43,7 +43,7 @@ test('the tarball holds what a page loads and nothing else; its size', () => {
     /^boids_bg\.wasm$/,
     /^boids_relaxed_bg\.wasm\.patch$/,
     /^boids_worker(\.js|_bg\.wasm)$/,
-    /^www\/[a-z][a-z0-9-]*\.(js|css|svg)$/,
+    /^www\/([a-z0-9-]+\/)?[a-z][a-z0-9-]*\.(js|css|svg)$/,
     /^snippets\/boids-[0-9a-f]+\/src\/web\/[a-z]+\.js$/,
   ];
   for (const file of files) {
@@ -51,9 +51,16 @@ test('the tarball holds what a page loads and nothing else; its size', () => {
     assert.doesNotMatch(file, /test|\.map$|~$|\.orig$|\.rej$|\.swp$|\.DS_Store|\.tgz$|node_modules|\.rs$/i, file);
   }
   for (const needed of ['boids.js', 'boids_bg.wasm', 'boids_relaxed_bg.wasm.patch', 'www/boids-embed.js', 'www/embed-bridge.js',
-    'www/boids-flock.css', 'www/i18n.js', 'www/i18n-en.js', 'www/i18n-uk.js', 'www/i18n-pl.js', 'www/i18n-ru.js', 'embed.html', 'README.md', 'LICENSE', 'CHANGELOG.md']) {
+    'www/boids-flock.css', 'www/i18n/texts.js', 'www/i18n/en.js', 'www/i18n/uk.js', 'www/i18n/pl.js', 'www/i18n/ru.js', 'embed.html', 'README.md', 'LICENSE', 'CHANGELOG.md']) {
     assert.ok(files.includes(needed), `the package has ${needed}`);
   }
+  // Every script, style and icon of dist/www/, in its folder (www/core/, www/i18n/, ...):
+  // a file in a subfolder the packing missed would break the element only once installed.
+  const shipped = readdirSync(path.join(distDir, 'www'), { recursive: true })
+    .map((file) => `www/${file.split(path.sep).join('/')}`)
+    .filter((file) => /\.(js|css|svg)$/.test(file));
+  assert.ok(shipped.some((file) => file.startsWith('www/core/')), 'dist/www/ has its subfolders');
+  for (const file of shipped) assert.ok(files.includes(file), `the package has ${file}`);
   const installed = path.join(env.folder, 'node_modules', 'boids-flock');
   for (const file of files.filter((f) => f.endsWith('.js'))) {
     assert.doesNotMatch(readFileSync(path.join(installed, file), 'utf8'), /sourceMappingURL/, `${file}: no source map`);
@@ -152,7 +159,7 @@ test('plain-page recipe: the package from a second origin draws under a CSP that
   const cdn = await serve({ root: env.folder, cors: true });
   const cdnBase = `${cdn.url}node_modules/boids-flock/`;
   const policy = `default-src 'none'; script-src ${cdn.origin} 'wasm-unsafe-eval'; connect-src ${cdn.origin}; style-src ${cdn.origin}`;
-  // A Ukrainian page: the element fetches www/i18n-uk.js beside itself, from the CDN too.
+  // A Ukrainian page: the element fetches www/i18n/uk.js beside itself, from the CDN too.
   const html = recipe('plain-page').replace(PLACEHOLDERS.cdn, cdnBase).replace('<html lang="en">', '<html lang="uk">');
   assert.ok(html.includes(cdnBase) && html.includes('lang="uk"'), 'the recipe names the CDN; the page is in Ukrainian');
   const site = await serve({ pages: { '/lesson.html': html }, csp: policy });
@@ -163,8 +170,8 @@ test('plain-page recipe: the package from a second origin draws under a CSP that
     for (const file of ['boids_bg.wasm', 'boids_relaxed_bg.wasm.patch']) {
       assert.ok(cdn.requests.some((r) => r.path.endsWith(`/${file}`)), `${file} came from the second origin`);
     }
-    assert.ok(cdn.requests.some((r) => r.path.endsWith('/www/i18n-uk.js')), 'so did the Ukrainian texts');
-    assert.ok(!cdn.requests.some((r) => /\/www\/i18n-(pl|ru)\.js$/.test(r.path)), 'and no other language\'s');
+    assert.ok(cdn.requests.some((r) => r.path.endsWith('/www/i18n/uk.js')), 'so did the Ukrainian texts');
+    assert.ok(!cdn.requests.some((r) => /\/www\/i18n\/(pl|ru)\.js$/.test(r.path)), 'and no other language\'s');
   } finally {
     await site.close();
     await cdn.close();

@@ -1,8 +1,8 @@
 // The experiment's phase plot (issue 26), without a browser: the rows → series function and
-// the axes' ticks of www/phase-plot.js (a plain module: it touches the DOM only when it draws).
+// the axes' ticks of www/experiment/phase-plot.js (a plain module: it touches the DOM only when it draws).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LEGS, MEASURES, seriesFromRows, ticks } from '../../www/phase-plot.js';
+import { LEGS, MEASURES, seriesFromRows, ticks } from '../../www/experiment/phase-plot.js';
 
 const stat = (mean, sd = 0) => ({ mean, sd });
 /** A row as runExperiment gives it, with `polarization` and `milling` set, the rest 0. */

@@ -1,6 +1,6 @@
 // A pseudo-locale (issue 29): every string of the interface twice as long, so that a fifth
 // language (German's compounds, Finnish's cases) can be added without a control spilling out
-// of its box. Nothing is shipped for it: the test serves www/i18n.js with its `texts()`
+// of its box. Nothing is shipped for it: the test serves www/i18n/texts.js with its `texts()`
 // wrapped, so that every letter of every string it hands out (the tables' `ui`, the
 // parameters' and presets' labels and descriptions, units, the explanation, the Experiment
 // group's words) is written twice ("Pause" -> "PPaauussee"; `{n}` placeholders kept). Then the
@@ -55,7 +55,7 @@ globalThis.__pseudoLocale = true;
 
 async function open(path, viewport) {
   const context = await env.browser.newContext({ viewport });
-  await context.route('**/www/i18n.js', async (route) => {
+  await context.route('**/www/i18n/texts.js', async (route) => {
     const response = await route.fetch();
     const source = await response.text();
     const wrapped = source.replace(/export function texts\(lang\)\s*\{/, 'function plainTexts(lang) {');

@@ -1,4 +1,4 @@
-// The relaxed-SIMD probe (www/relaxed-simd.js): it holds every relaxed instruction the
+// The relaxed-SIMD probe (www/core/relaxed-simd.js): it holds every relaxed instruction the
 // relaxed build holds, so an engine with relaxed SIMD in part (WebKitGTK 2.50 with
 // JSC_useWasmRelaxedSIMD=true takes f32x4.relaxed_madd, not f32x4.relaxed_max) runs the
 // SIMD128 build without fetching the patch, without a failed compile and without a warning;
@@ -10,8 +10,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { applyPatch } from '../../www/wasm-patch.js';
-import { RELAXED_NAMES, RELAXED_USED, relaxedProbe } from '../../www/relaxed-simd.js';
+import { applyPatch } from '../../www/core/wasm-patch.js';
+import { RELAXED_NAMES, RELAXED_USED, relaxedProbe } from '../../www/core/relaxed-simd.js';
 import { canvasShot, distDir, foreground, repoRoot, useDistAndBrowser, waitFrames, waitRunning, watchProblems } from './helpers.mjs';
 
 const env = useDistAndBrowser();
@@ -50,7 +50,7 @@ test("the probe holds every relaxed instruction of the relaxed build, and only t
   assert.deepEqual(
     Object.keys(found).sort(),
     [...RELAXED_USED].sort(),
-    `RELAXED_USED in www/relaxed-simd.js must be what the module holds (${JSON.stringify(found)})`,
+    `RELAXED_USED in www/core/relaxed-simd.js must be what the module holds (${JSON.stringify(found)})`,
   );
   // And the probe is a module holding just those (so the list above is what engines see).
   assert.deepEqual(Object.keys(relaxedInstructions(relaxedProbe())).sort(), [...RELAXED_USED].sort());
@@ -106,7 +106,7 @@ async function openPage(init) {
   await waitRunning(page);
   await waitFrames(page, 10);
   const state = await page.evaluate(async () => {
-    const { relaxedProbe } = await import('/www/relaxed-simd.js');
+    const { relaxedProbe } = await import('/www/core/relaxed-simd.js');
     return {
       build: customElements.get('boids-flock').build,
       refused: window.__refused ?? 0,

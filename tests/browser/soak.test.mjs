@@ -169,7 +169,7 @@ test('adding and removing a <boids-flock> 500 times leaks no wasm memory and no 
 
       // The first element loads the module; its memory is the bindings' (the same instance).
       const first = await add(0);
-      const { pool } = await import('/www/loop.js');
+      const { pool } = await import('/www/core/loop.js');
       const memory = (await (await import('/boids.js')).default()).memory;
       const size = () => memory.buffer.byteLength;
       const start = size();

@@ -1,4 +1,4 @@
-// Steps shared among Web Workers (issue 30; www/threads.js, www/share-worker.js) in Chromium,
+// Steps shared among Web Workers (issue 30; www/core/threads.js, www/core/share-worker.js) in Chromium,
 // served cross-origin isolated as scripts/serve.sh serves:
 // - the pool's step is the step of one thread, bit for bit (the snapshot's bytes), with 1, 2
 //   and 3 workers, in every mode, in the build the page runs;
@@ -38,8 +38,8 @@ const env = useDistAndBrowser({
 async function compareInPage(page, workers, steps) {
   return page.evaluate(
     async ({ workers, steps }) => {
-      const { Flock } = await import('/www/wasm-load.js');
-      const { SharePool } = await import('/www/threads.js');
+      const { Flock } = await import('/www/core/wasm-load.js');
+      const { SharePool } = await import('/www/core/threads.js');
       const pool = new SharePool(workers);
       await pool.start();
       const modes = {
@@ -118,8 +118,8 @@ async function runElement(page, { steps = 12, shared = 0 } = {}) {
 /** Steps a 3D flock `steps` times with a pool of 2 and once on this thread: how many chunks each worker took a step, and whether the flocks agree. */
 async function claimInPage(page, steps) {
   return page.evaluate(async (steps) => {
-    const { Flock } = await import('/www/wasm-load.js');
-    const { SharePool } = await import('/www/threads.js');
+    const { Flock } = await import('/www/core/wasm-load.js');
+    const { SharePool } = await import('/www/core/threads.js');
     const pool = new SharePool(2);
     await pool.start();
     const [alone, together] = [new Flock(6000, 3), new Flock(6000, 3)];
@@ -157,12 +157,12 @@ test('the workers take chunks one at a time: every chunk once, fewer for a worke
   await claimedChunks(env.server);
   // The first worker waits 30 ms before each step (the host's other work, as it were):
   // the second takes most of the chunks, and the flock is the same.
-  const real = readFileSync(path.join(distDir, 'www/share-worker.js'), 'utf8');
+  const real = readFileSync(path.join(distDir, 'www/core/share-worker.js'), 'utf8');
   const slowed = await serve({
     pages: {
       '/test/blank.html': BLANK,
       '/www/share-worker-real.js': real,
-      '/www/share-worker.js': `import '/www/share-worker-real.js';
+      '/www/core/share-worker.js': `import '/www/share-worker-real.js';
 const answer = self.onmessage;
 self.onmessage = (event) => {
   if (event.data.step && self.name.startsWith('boids step 1/')) for (const until = performance.now() + 30; performance.now() < until; );
@@ -187,7 +187,7 @@ test("a worker's FlockShare refuses what cannot be a step, and steps on", async 
   const { problems, pageErrors } = watchProblems(page);
   await page.goto(`${env.server.url}test/blank.html`);
   const result = await page.evaluate(async () => {
-    const { Flock } = await import('/www/wasm-load.js');
+    const { Flock } = await import('/www/core/wasm-load.js');
     const { FlockShare } = await import('/boids.js');
     const flock = new Flock(2000, 4);
     const head = flock.shareBegin();
@@ -254,7 +254,7 @@ test('<boids-flock threads="on"> shares its steps; below THREADS_FROM or with th
     await page.goto(`${env.server.url}test/${name}.html`);
     const run = await runElement(page, { shared: threads > 1 ? 5 : 0 });
     assert.equal(run.isolated, true);
-    if (name === 'mid') assert.ok(6000 < (await page.evaluate(async () => (await import('/www/threads.js')).THREADS_FROM)), 'below the threshold');
+    if (name === 'mid') assert.ok(6000 < (await page.evaluate(async () => (await import('/www/core/threads.js')).THREADS_FROM)), 'below the threshold');
     assert.equal(run.threads, threads, `${name}: threads()`);
     assert.ok(run.steps >= 12, `${name}: the flock flew (${run.steps} steps)`);
     assert.equal(page.workers().length, threads > 1 ? threads : 0, `${name}: workers alive`);
@@ -346,7 +346,7 @@ test('a worker that fails to start leaves a working flock on one thread', async 
   const broken = await serve({
     pages: {
       '/test/big.html': HOST('<boids-flock count="6000" seed="5" threads="on" style="display:block;width:160px;height:120px"></boids-flock>'),
-      '/www/share-worker.js': 'throw new Error("this worker does not start");',
+      '/www/core/share-worker.js': 'throw new Error("this worker does not start");',
     },
   });
   try {

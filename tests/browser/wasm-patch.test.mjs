@@ -1,4 +1,4 @@
-// The patch that ships the relaxed-SIMD build (www/wasm-patch.js applies it, scripts/
+// The patch that ships the relaxed-SIMD build (www/core/wasm-patch.js applies it, scripts/
 // wasm-patch.mjs makes it): round trips on edited buffers, refusals of a wrong base and of
 // damaged patches, and dist/'s own patch, which must make a relaxed-SIMD module of
 // dist/boids_bg.wasm. Plain Node: no browser.
@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { applyPatch } from '../../www/wasm-patch.js';
+import { applyPatch } from '../../www/core/wasm-patch.js';
 import { makePatch } from '../../scripts/wasm-patch.mjs';
 import { distDir } from './helpers.mjs';
 

@@ -315,8 +315,8 @@ export function engineChecks(name, { build: expectedBuild, launch = {}, label = 
     }, [threads && (await env.engine.evaluate(() => navigator.hardwareConcurrency)) > 1], 120_000);
     if (threads) {
       const same = await env.engine.evaluate(async () => {
-        const { Flock } = await import('/www/wasm-load.js');
-        const { SharePool } = await import('/www/threads.js');
+        const { Flock } = await import('/www/core/wasm-load.js');
+        const { SharePool } = await import('/www/core/threads.js');
         const pool = new SharePool(2);
         await pool.start();
         const results = [];

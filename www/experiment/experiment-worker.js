@@ -7,12 +7,12 @@
 //        { type: 'progress' | 'done', done, total, rows }  each ~50 ms (rows: the new ones)
 // It closes itself when done; runExperiment terminates it on abort.
 
-import init, { Experiment, takePanic, version } from '../boids_worker.js';
+import init, { Experiment, takePanic, version } from '../../boids_worker.js';
 
 /** About this long a chunk of steps, ms: progress often enough, postMessage rarely. */
 const CHUNK_MS = 50;
 
-const loaded = init({ module_or_path: new URL('../boids_worker_bg.wasm', import.meta.url) });
+const loaded = init({ module_or_path: new URL('../../boids_worker_bg.wasm', import.meta.url) });
 
 function report(error) {
   const panic = error instanceof WebAssembly.RuntimeError ? takePanic() : null;

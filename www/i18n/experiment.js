@@ -3,7 +3,7 @@
 // runs an experiment (examples/order.js); the page loads neither this nor them (issue 11's
 // 200 KB budget: they are ~2 KB gzipped for a reader).
 
-import { STRINGS } from './i18n.js';
+import { STRINGS } from './texts.js';
 
 const loading = new Map();
 
@@ -17,7 +17,7 @@ export function loadExperimentTexts(lang) {
   return Promise.all(
     langs.map((code) => {
       if (!loading.has(code)) {
-        const load = import(`./i18n-experiment-${code}.js`).then(
+        const load = import(`./experiment-${code}.js`).then(
           (module) => Object.assign(STRINGS[code].ui, module.default),
           (error) => console.warn(`<boids-flock>: the ${code} experiment texts did not load (${error})`),
         );

@@ -7,9 +7,8 @@
 // attribute, a script's call on `el.flock`, a message to the iframe). Methods mixed into
 // BoidsFlock (boids-embed.js); `this` is the element.
 
-import { SPECS } from './wasm-load.js';
-import { readParam } from './controls.js';
-import { formatNumber } from './settings.js';
+import { SPECS } from '../core/wasm-load.js';
+import { readParam, formatNumber } from '../core/settings.js';
 
 /** The Flock's methods that may change a parameter: after one, the values are compared. */
 export const SETTERS = new Set([...SPECS.map((spec) => spec.setter), 'applyPreset']);

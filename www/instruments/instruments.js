@@ -13,8 +13,8 @@
 //   time-scale="0.05…2"   simulated seconds per real second
 //   plot             the live plot (the full page's panel always has it)
 
-import { button, element } from './dom.js';
-import { isOn, parseNumber } from './settings.js';
+import { button, element } from '../core/dom.js';
+import { isOn, parseNumber } from '../core/settings.js';
 import { MetricsPlot, SERIES, describe } from './plot.js';
 import { Narrator, SAY_EVERY, boidGist, boidWords, sentences } from './narrator.js';
 

@@ -6,7 +6,7 @@
 // order there: the page's flock reorders its ids by it, and need not sort), then answers.
 // It never blocks: a message is a step.
 
-import { initSync, FlockShare } from '../boids.js';
+import { initSync, FlockShare } from '../../boids.js';
 
 let share = null;
 let shared = null; // { control, positions, velocities, species, outPositions, outVelocities, counts, strongest, order }

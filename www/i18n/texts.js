@@ -19,7 +19,7 @@
 //   the presets table as `params` does to the parameter table.
 // - `units`: the table's units, keyed by their English spelling.
 
-import en from './i18n-en.js';
+import en from './en.js';
 
 export const LANGS = ['en', 'uk', 'pl', 'ru'];
 
@@ -39,7 +39,7 @@ export function loadLang(lang) {
   if (STRINGS[lang]) return Promise.resolve(true);
   if (!LANGS.includes(lang)) return Promise.resolve(false);
   if (!loading.has(lang)) {
-    const load = import(`./i18n-${lang}.js`).then(
+    const load = import(`./${lang}.js`).then(
       (module) => {
         STRINGS[lang] = module.default;
         return true;

@@ -3,15 +3,14 @@
 // url="sync", the Copy link button). Also which panel groups are open (`open`), so a shared
 // link opens the same groups. Methods mixed into BoidsFlock (boids-embed.js).
 
-import { Flock, PRESETS, SPECS } from './wasm-load.js';
-import { langOf, loadLang, texts } from './i18n.js';
-import { readParam, writeParam } from './controls.js';
-import { formatNumber, paramNames } from './settings.js';
+import { Flock, PRESETS, SPECS } from '../core/wasm-load.js';
+import { langOf, loadLang, texts } from '../i18n/texts.js';
+import { readParam, writeParam, formatNumber, paramNames } from '../core/settings.js';
 
 /** Settings changes reach the address bar this long after the last one, ms. */
 const URL_DELAY = 250;
 /** The full page, where a shared link opens. */
-const FULL_PAGE = new URL('../', import.meta.url).href;
+const FULL_PAGE = new URL('../../', import.meta.url).href;
 
 export const NAMES = paramNames(SPECS);
 const COUNT = SPECS.find((spec) => spec.name === 'count');

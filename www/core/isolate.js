@@ -41,8 +41,8 @@ export function isolate() {
   };
   // The first visit: the worker installs, claims the page (coi-sw.js), and this fires.
   container.addEventListener('controllerchange', reload, { once: true });
-  // The scope is dist/'s root, this module's folder's parent: index.html and the lessons.
-  const root = new URL('../', import.meta.url);
+  // The scope is dist/'s root, this module's folder's grandparent (www/core/ → dist/): index.html and the lessons.
+  const root = new URL('../../', import.meta.url);
   container
     .register(new URL('coi-sw.js', root), { scope: root.href })
     .then((registration) => {

@@ -7,9 +7,8 @@
 // `el.flock.setCohesion`): a lesson page may still move a locked value on purpose.
 // Methods mixed into BoidsFlock (boids-embed.js); `this` is the element.
 
-import { SPECS } from './wasm-load.js';
-import { readParam, writeParam } from './controls.js';
-import { parseNumber } from './settings.js';
+import { SPECS } from '../core/wasm-load.js';
+import { readParam, writeParam, parseNumber } from '../core/settings.js';
 import { NAMES, quote, warn } from './url-sync.js';
 
 export const LOCK_OPTIONS = ['locked', 'ranges'];

@@ -16,12 +16,12 @@
 // Methods mixed into BoidsFlock (boids-embed.js); `this` is the element. The bar under the
 // stage shows with `timeline` (the full page has it; an embed when asked).
 
-import { Flock } from './wasm-load.js';
+import { Flock } from '../core/wasm-load.js';
 import { History } from './history.js';
-import { button, element } from './dom.js';
-import { isOn } from './settings.js';
+import { button, element } from '../core/dom.js';
+import { isOn } from '../core/settings.js';
 import { warn } from './url-sync.js';
-import { wake } from './loop.js';
+import { wake } from '../core/loop.js';
 
 /** The element's fixed step (boids-embed.js STEP): flock time is steps × STEP. */
 const STEP = 1 / 60;

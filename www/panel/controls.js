@@ -40,19 +40,7 @@ function decimals(step) {
   return Math.max(0, Math.ceil(-Math.log10(step) - 1e-9));
 }
 
-/** A parameter's value as a number (`wrap`'s getter gives a boolean). */
-export function readParam(flock, spec) {
-  return Number(flock[spec.getter]());
-}
-
-/** Sets a parameter through its exported setter (which clamps); returns the value applied. */
-export function writeParam(flock, spec, value) {
-  const boolean = typeof flock[spec.getter]() === 'boolean';
-  flock[spec.setter](boolean ? value >= 0.5 : value);
-  return readParam(flock, spec);
-}
-
-/** `value` as shown beside its slider, in the language of `text` (see i18n.js). */
+/** `value` as shown beside its slider, in the language of `text` (see i18n/texts.js). */
 export function formatValue(spec, value, text) {
   if (spec.kind === 'toggle') return text.ui(value >= 0.5 ? 'on' : 'off');
   const digits = spec.kind === 'integer' ? 0 : decimals(spec.step);

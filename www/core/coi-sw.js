@@ -6,7 +6,7 @@
 // embed what it serves. The coi-serviceworker approach, in a few lines: no cache, nothing
 // stored, every request still goes to the network.
 //
-// Only www/isolate.js registers it, from the full page (index.html), never an embed. It lives
+// Only www/core/isolate.js registers it, from the full page (index.html), never an embed. It lives
 // in www/ and is moved to dist/'s root by scripts/post-build.sh: a worker controls only pages
 // under its own folder, and the page's is the root.
 

@@ -4,8 +4,8 @@
 // pressed again). Methods mixed into BoidsFlock (boids-embed.js); `this` is the element.
 
 import { attachCameraInput } from './camera-input.js';
-import { element } from './dom.js';
-import { wake } from './loop.js';
+import { element } from '../core/dom.js';
+import { wake } from '../core/loop.js';
 
 /** With the obstacles tool, a click this close to a cone's centre (CSS px) selects it. */
 const ON_CONE = 6;

@@ -7,9 +7,9 @@
 // at load. `buildExperiment(host, body)` fills the group's body; `host` is the <boids-flock>,
 // which keeps the experiment's state, so a rebuilt panel (a new language) shows it again.
 
-import { SPECS } from './wasm-load.js';
-import { readParam } from './controls.js';
-import { button, element } from './dom.js';
+import { SPECS } from '../core/wasm-load.js';
+import { readParam } from '../core/settings.js';
+import { button, element } from '../core/dom.js';
 import {
   experimentFingerprint,
   experimentLink,
@@ -19,12 +19,12 @@ import {
   runExperiment,
   sliceSpecs,
   specFromLink,
-} from './experiment.js';
+} from './runner.js';
 import { MEASURES, drawPhasePlot, seriesFromRows } from './phase-plot.js';
 
 const STYLESHEET = new URL('./experiment.css', import.meta.url).href;
 /** The full page, where the experiment's links open. */
-const FULL_PAGE = new URL('../', import.meta.url).href;
+const FULL_PAGE = new URL('../../', import.meta.url).href;
 /** The contract's limits (src/sim/experiment.rs). */
 const MAX_VALUES = 201;
 const MAX_SEEDS = 64;

@@ -2,11 +2,11 @@
 // any <boids-flock> is defined. Exports the parameter table and presets the element reads,
 // and the small helpers that tell a trap of the wasm module from an ordinary error.
 
-import init, { Flock, takePanic } from '../boids.js';
+import init, { Flock, takePanic } from '../../boids.js';
 import { fetchBytes, patchedModule } from './wasm-patch.js';
 import { relaxedProbe } from './relaxed-simd.js';
 
-export { Flock, View, version } from '../boids.js';
+export { Flock, View, version } from '../../boids.js';
 
 // The simulation comes in two builds of the same crate (scripts/build-relaxed.sh):
 // - 'relaxed-simd': the neighbour scan's multiply-adds fused, about 5 % faster; for browsers
@@ -17,8 +17,8 @@ export { Flock, View, version } from '../boids.js';
 // A fused multiply-add rounds once where two steps round twice, so the same seed drifts apart
 // between the builds after a while. `window.boidsBuild = 'simd128'` before this module loads
 // runs the portable build everywhere: the same trajectory in every browser.
-const BASE = new URL('../boids_bg.wasm', import.meta.url);
-const RELAXED_PATCH = new URL('../boids_relaxed_bg.wasm.patch', import.meta.url);
+const BASE = new URL('../../boids_bg.wasm', import.meta.url);
+const RELAXED_PATCH = new URL('../../boids_relaxed_bg.wasm.patch', import.meta.url);
 function wantedBuild() {
   if (globalThis.boidsBuild === 'simd128') return 'simd128';
   try {

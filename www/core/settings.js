@@ -125,3 +125,15 @@ export function parseControls(raw, specs, resolve, warn) {
 export function isOn(raw) {
   return raw != null && !FALSE_WORDS.has(String(raw).trim().toLowerCase());
 }
+
+/** A parameter's value as a number (`wrap`'s getter gives a boolean). */
+export function readParam(flock, spec) {
+  return Number(flock[spec.getter]());
+}
+
+/** Sets a parameter through its exported setter (which clamps); returns the value applied. */
+export function writeParam(flock, spec, value) {
+  const boolean = typeof flock[spec.getter]() === 'boolean';
+  flock[spec.setter](boolean ? value >= 0.5 : value);
+  return readParam(flock, spec);
+}

@@ -5,16 +5,16 @@
 // groups (<details>) that open on demand and are remembered in the URL (`open`, url-sync.js).
 // Methods mixed into BoidsFlock (boids-embed.js); `this` is the element.
 
-import { PRESETS, SPECS, errorText } from './wasm-load.js';
+import { PRESETS, SPECS, errorText } from '../core/wasm-load.js';
 import { buildControls } from './controls.js';
 import { buildExplanation } from './explain.js';
 import { buildKeysHelp } from './keys.js';
 import { buildLegend } from './legend.js';
-import { isOn, parseControls } from './settings.js';
+import { isOn, parseControls } from '../core/settings.js';
 import { attachPredator, buildPresets, buildScene } from './tools.js';
-import { button, element, isTouch } from './dom.js';
-import { NAMES, warn } from './url-sync.js';
-import { wake } from './loop.js';
+import { button, element, isTouch } from '../core/dom.js';
+import { NAMES, warn } from '../lesson/url-sync.js';
+import { wake } from '../core/loop.js';
 
 /** What shows first, outside any group: the three rules, the perception radius, Count. */
 export const BASICS = ['count', 'separation', 'alignment', 'cohesion', 'perception'];
@@ -457,8 +457,8 @@ export const panelMethods = {
     group.body.setAttribute('aria-busy', 'true');
     try {
       const [{ buildExperiment }, { loadExperimentTexts }] = await Promise.all([
-        import('./experiment-panel.js'),
-        import('./i18n-experiment.js'),
+        import('../experiment/experiment-panel.js'),
+        import('../i18n/experiment.js'),
       ]);
       await loadExperimentTexts(this.language);
       if (this.ui?.groups?.experiment !== group) return; // the panel was rebuilt meanwhile

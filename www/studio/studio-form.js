@@ -3,8 +3,8 @@
 // hint by aria-describedby). Only DOM here: what a field does is studio.js's (it passes the
 // handlers in), and no range, default or preset lives here.
 
-import { element, button } from './dom.js';
-import { formatNumber, kebab } from './settings.js';
+import { element, button } from '../core/dom.js';
+import { formatNumber, kebab } from '../core/settings.js';
 
 let hints = 0;
 

@@ -5,7 +5,7 @@
 // a button or open a group), and the Keys help dialog. The camera's keys (arrows, + −, F, 0)
 // belong to the canvas (camera-input.js). Methods mixed into BoidsFlock; `this` is the element.
 
-import { button, element } from './dom.js';
+import { button, element } from '../core/dom.js';
 
 /** Where typing happens: keys pressed there are not shortcuts. */
 function isTyping(target) {

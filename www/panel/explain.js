@@ -1,7 +1,7 @@
 // "How a boid decides where to fly": the explanation panel, with the rules in the sliders'
 // colours, the update formula and the behaviours beyond the three rules. Text from i18n.js.
 
-import { element, richText } from './dom.js';
+import { element, richText } from '../core/dom.js';
 
 /** The explanation as a <section> (hidden until "How it works" opens it). */
 export function buildExplanation(text, specs) {

@@ -2,7 +2,7 @@
 // by the direction they fly, swatches while each species has its colour. The colours are
 // the cone shader's (src/render/cone.vert.glsl), computed here the same way.
 
-import { element } from './dom.js';
+import { element } from '../core/dom.js';
 
 const TAU = 2 * Math.PI;
 
