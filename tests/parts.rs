@@ -7,7 +7,7 @@
 //! The same file runs natively and in both wasm builds (`scripts/test.sh`): the scan's
 //! lanes differ between them, and the claim is made for each.
 
-use boids::sim::{Flock, PartState, Settings, Split};
+use boids::sim::{Flock, Handout, Param, PartState, Settings, Split};
 use glam::Vec3;
 
 #[cfg(target_arch = "wasm32")]
@@ -170,18 +170,27 @@ enum Cut {
 /// Steps `flock` once as `workers` (copies kept from step to step) sharing the step, each
 /// share's runs copied into one state as the page copies them, the sort's order with them.
 fn shared_step(flock: &mut Flock, workers: &mut [Flock], cut: Cut) {
-    let head = flock.step_head();
+    let mut all = PartState::default();
+    all.resize(flock.len());
+    step_shares(flock, &flock.step_head(), workers, cut, &mut all);
+    assert!(
+        flock.finish_parts(STEP, &mut all),
+        "the shares hold every boid"
+    );
+}
+
+/// The workers' side of `shared_step`: each loads `head` and the boids of `flock`, steps its
+/// share, and its runs are copied into `all` (room for every boid), its totals summed.
+fn step_shares(flock: &Flock, head: &[u8], workers: &mut [Flock], cut: Cut, all: &mut PartState) {
     let count = flock.len();
     let parts = workers.len();
-    let mut all = PartState::default();
-    all.resize(count);
     let chunks = flock.chunks();
     let skewed = |k: usize| match k {
         k if k == parts => count + 5,
         k => count * k * k / (parts * parts),
     };
     for (part, worker) in workers.iter_mut().enumerate() {
-        worker.load_head(&head, count).expect("the head loads");
+        worker.load_head(head, count).expect("the head loads");
         let (positions, velocities, species) = worker.boids_mut();
         positions.copy_from_slice(flock.positions());
         velocities.copy_from_slice(flock.velocities());
@@ -216,10 +225,6 @@ fn shared_step(flock: &mut Flock, workers: &mut [Flock], cut: Cut) {
         all.totals.neighbours += share.totals.neighbours;
         all.totals.examined += share.totals.examined;
     }
-    assert!(
-        flock.finish_parts(STEP, &mut all),
-        "the shares hold every boid"
-    );
 }
 
 fn assert_same(name: &str, step: usize, alone: &Flock, shared: &Flock) {
@@ -423,4 +428,76 @@ fn what_cannot_be_a_shared_step_is_refused() {
     let (p, v) = (flock.positions().to_vec(), flock.velocities().to_vec());
     flock.set_state(&p, &v);
     assert_ne!(flock.revision(), revision, "new positions");
+}
+
+/// The rule a shared step is taken in by (`Handout`: the page's `shareBegin` … `shareFinish`):
+/// taken in, the step of one thread bit for bit, when the flock is as it was handed out;
+/// refused, the flock left as it was, after each change that makes it another flock (a step
+/// of its own and new positions move its revision, a count its length, a setting or a
+/// behaviour its head), with nothing handed out, or for a `dt` of several substeps.
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+fn a_shared_step_is_taken_in_only_by_the_flock_it_was_handed_out_from() {
+    let mut start = Flock::new(400, Some(21));
+    start.step(STEP);
+    let mut workers = vec![Flock::new(0, Some(0)); 2];
+    // Hands a step of `flock` out and has the workers step it.
+    let hand_out = |flock: &Flock, workers: &mut [Flock]| {
+        let mut handout = Handout::default();
+        let head = handout.begin(flock).to_vec();
+        step_shares(flock, &head, workers, Cut::Even, &mut handout.shares);
+        handout
+    };
+
+    let (mut alone, mut shared) = (start.clone(), start.clone());
+    let mut handout = hand_out(&shared, &mut workers);
+    let totals = handout.shares.totals;
+    assert!(handout.finish(&mut shared, STEP, totals), "nothing changed");
+    alone.step(STEP);
+    assert_same("taken in", 1, &alone, &shared);
+    let before = shared.snapshot();
+    assert!(!handout.finish(&mut shared, STEP, totals), "taken in once");
+    assert!(
+        !Handout::default().finish(&mut shared, STEP, totals),
+        "none handed out"
+    );
+    let mut handout = hand_out(&shared, &mut workers);
+    assert!(
+        !handout.finish(&mut shared, 0.05, totals),
+        "several substeps"
+    );
+    assert!(
+        !handout.finish(&mut shared, STEP, totals),
+        "dropped, refused"
+    );
+    assert_eq!(shared.snapshot(), before, "refused, the flock is untouched");
+
+    type Change = fn(&mut Flock);
+    let changes: [(&str, Change); 8] = [
+        ("a step of its own", |f| f.step(STEP)),
+        ("the same positions set anew", |f| {
+            let (p, v) = (f.positions().to_vec(), f.velocities().to_vec());
+            f.set_state(&p, &v);
+        }),
+        ("a boid more", |f| f.set_count(f.len() + 1)),
+        ("a boid fewer", |f| f.set_count(f.len() - 1)),
+        ("a rebuild", |f| f.rebuild()),
+        ("a setting", |f| {
+            f.set(Param::Cohesion, f.get(Param::Cohesion) + 0.5)
+                .unwrap();
+        }),
+        ("an obstacle", |f| {
+            assert!(f.add_obstacle(Vec3::ZERO, 2.0));
+        }),
+        ("the pointer", |f| f.set_pointer(Vec3::ONE, true)),
+    ];
+    for (change, make) in changes {
+        let mut flock = start.clone();
+        let mut handout = hand_out(&flock, &mut workers);
+        make(&mut flock);
+        let before = flock.snapshot();
+        let totals = handout.shares.totals;
+        assert!(!handout.finish(&mut flock, STEP, totals), "{change}");
+        assert_eq!(flock.snapshot(), before, "{change}: the flock is untouched");
+    }
 }

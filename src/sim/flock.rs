@@ -16,6 +16,7 @@ use super::scan::{Scanner, Sorted, Span, View};
 pub use super::settings::Settings;
 
 mod access;
+mod handout;
 mod look;
 mod parts;
 mod population;
@@ -24,6 +25,7 @@ mod snapshot;
 mod steer;
 mod survey;
 
+pub use handout::Handout;
 pub use parts::{PartState, Split};
 pub use reference::Inspection;
 pub use steer::Terms;
@@ -88,7 +90,7 @@ pub struct Flock {
     ticks: u64,
     /// Changes with every change to the boids' arrays (a step, new positions, boids added
     /// or taken away): a step shared among workers is taken in only if the flock is still
-    /// the one it was handed out from (`flock/parts.rs`). Not part of a snapshot.
+    /// the one it was handed out from (`flock/handout.rs`). Not part of a snapshot.
     revision: u64,
 }
 

@@ -25,7 +25,7 @@ mod snapshot;
 pub use behaviours::Pulls;
 pub use behaviours::{LEADER_PACE, MAX_OBSTACLES, MAX_OBSTACLE_RADIUS, MIN_OBSTACLE_RADIUS};
 pub use flock::{
-    Flock, FlockSurvey, Inspection, PartState, Split, Terms, Totals, BENCH_DT, MAX_STEP,
+    Flock, FlockSurvey, Handout, Inspection, PartState, Split, Terms, Totals, BENCH_DT, MAX_STEP,
     MAX_SUBSTEP,
 };
 pub use limits::{

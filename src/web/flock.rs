@@ -15,10 +15,18 @@ pub struct Flock {
     inner: sim::Flock,
     /// A measurement under way (`beginSurvey`), and how many have begun (each one's
     /// number).
-    pub(super) survey: Option<super::instruments::Surveying>,
+    pub(super) survey: Option<Surveying>,
     pub(super) surveys_begun: u32,
     /// A step handed out to workers and not yet taken in (`share.rs`).
-    pub(super) sharing: super::share::Sharing,
+    pub(super) sharing: sim::Handout,
+}
+
+/// A survey under way (`beginSurvey`, `instruments.rs`): the flock's, the units each call
+/// does of it, and its number.
+pub(super) struct Surveying {
+    pub(super) survey: sim::FlockSurvey,
+    pub(super) budget: u64,
+    pub(super) number: u32,
 }
 
 /// The longest preset name `applyPreset` reads (the names are a few letters long).
@@ -32,9 +40,10 @@ impl Flock {
         &self.inner
     }
 
-    /// The simulation, to change (the bindings beside this one).
-    pub(super) fn sim_mut(&mut self) -> &mut sim::Flock {
-        &mut self.inner
+    /// The simulation, to change, and the step handed out of it (`share.rs`, which changes
+    /// both at once).
+    pub(super) fn sim_and_sharing(&mut self) -> (&mut sim::Flock, &mut sim::Handout) {
+        (&mut self.inner, &mut self.sharing)
     }
 
     /// A small flock that JavaScript never sees: `start` hands it to `harden.js` to reach

@@ -7,7 +7,7 @@ use js_sys::{Array, Float32Array, Object, Reflect, Uint32Array};
 use wasm_bindgen::prelude::*;
 
 use super::args::{js_number, number, range_error};
-use super::Flock;
+use super::flock::{Flock, Surveying};
 use crate::sim::measures::Metrics;
 use crate::sim::FlockSurvey;
 use crate::sim::Terms;
@@ -197,14 +197,6 @@ impl Flock {
             }
         }
     }
-}
-
-/// A survey under way (`beginSurvey`): the flock's, the units each call does of it, and
-/// its number.
-pub(super) struct Surveying {
-    survey: FlockSurvey,
-    budget: u64,
-    number: u32,
 }
 
 /// What `metrics()` returns, from a survey (finished here if it is not yet).

@@ -6,7 +6,7 @@
 //! loads the head and the boids, steps its share and leaves its new state there, and the
 //! `Flock` takes every share in (`shareFinish`) — only if it is still the flock the step
 //! was handed out from: no setting, behaviour or boid changed meanwhile (else the caller
-//! steps on its own).
+//! steps on its own). That rule is the simulation's (`sim::Handout`); this is its binding.
 //!
 //! The views into the module's memory are valid until the next call into the module that
 //! allocates: JavaScript copies through them at once, and never keeps them.
@@ -18,20 +18,6 @@ use super::args::{number, range_error, type_error};
 use super::flock::Flock;
 use crate::sim::{self, PartState, Split, Totals};
 
-/// A step handed out and not yet taken in: what the flock was.
-#[derive(Default)]
-pub struct Sharing {
-    handed: Option<Handed>,
-    /// Every share's new state, slot by slot, as threads.js writes it (`shareViews`).
-    shares: PartState,
-}
-
-struct Handed {
-    head: Vec<u8>,
-    revision: u64,
-    count: usize,
-}
-
 #[wasm_bindgen]
 impl Flock {
     /// Hands a step out: the flock's head (`Uint8Array`, a few hundred bytes: everything
@@ -39,18 +25,8 @@ impl Flock {
     /// shares in only if nothing changed meanwhile.
     #[wasm_bindgen(js_name = shareBegin)]
     pub fn share_begin(&mut self) -> Uint8Array {
-        let sim = self.sim();
-        let head = sim.step_head();
-        let handed = Handed {
-            revision: sim.revision(),
-            count: sim.len(),
-            head,
-        };
-        let bytes = Uint8Array::from(&handed.head[..]);
-        let count = handed.count;
-        self.sharing.shares.resize(count);
-        self.sharing.handed = Some(handed);
-        bytes
+        let (sim, sharing) = self.sim_and_sharing();
+        Uint8Array::from(sharing.begin(sim))
     }
 
     /// Views into the module's memory, to copy through at once: the boids' positions,
@@ -96,23 +72,8 @@ impl Flock {
             neighbours: count(METHOD, "neighbours", neighbours)?,
             examined: count(METHOD, "examined", examined)?,
         };
-        let Some(handed) = self.sharing.handed.take() else {
-            return Ok(false);
-        };
-        let unchanged = {
-            let sim = self.sim();
-            sim.revision() == handed.revision
-                && sim.len() == handed.count
-                && sim.step_head() == handed.head
-        };
-        if !unchanged {
-            return Ok(false);
-        }
-        let mut shares = std::mem::take(&mut self.sharing.shares);
-        shares.totals = totals;
-        let taken = self.sim_mut().finish_parts(dt as f32, &mut shares);
-        self.sharing.shares = shares;
-        Ok(taken)
+        let (sim, sharing) = self.sim_and_sharing();
+        Ok(sharing.finish(sim, dt as f32, totals))
     }
 }
 

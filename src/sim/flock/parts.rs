@@ -106,8 +106,8 @@ impl Flock {
     }
 
     /// Changes with every change to the boids' arrays: a shared step is taken in only if
-    /// it is unchanged since the step was handed out (`finish_parts` checks the count; the
-    /// page compares the head too).
+    /// it is unchanged since the step was handed out (`Handout::finish`, which compares the
+    /// count and the head too).
     pub fn revision(&self) -> u64 {
         self.revision
     }
