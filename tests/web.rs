@@ -452,11 +452,22 @@ fn obstacles_and_the_pointer_check_their_arguments() {
         );
     }
     assert_type_error(
-        flock.set_pointer(&n, &n, &n, &js(1.0)),
-        "setPointer(5, 5, 5, 1)",
-        &["Flock.setPointer", "repel", "true or false"],
+        flock.set_pointer(&n, &n, &n, &"true".into()),
+        "setPointer(5, 5, 5, \"true\")",
+        &["Flock.setPointer", "repel", "true, false, 1 or 0"],
     );
-    assert_type_error(flock.set_wrap(&js(1.0)), "setWrap(1)", &["Flock.setWrap"]);
+    assert_type_error(
+        flock.set_wrap(&"1".into()),
+        "setWrap(\"1\")",
+        &["Flock.setWrap"],
+    );
+    // One rule for on/off (issue 41): 1 and 0 are on and off, another number a RangeError.
+    flock.set_wrap(&js(1.0)).unwrap();
+    assert!(flock.wrap());
+    flock.set_wrap(&JsValue::FALSE).unwrap();
+    let two = flock.set_wrap(&js(2.0)).unwrap_err();
+    assert!(two.is_instance_of::<js_sys::RangeError>());
+    assert!(!flock.wrap(), "a refused value changes nothing");
     assert!(flock.obstacles().length() == 0, "nothing was added");
     let nan = flock.add_obstacle(&n, &n, &n, &js(f64::NAN)).unwrap_err();
     assert!(nan.is_instance_of::<js_sys::RangeError>());

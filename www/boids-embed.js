@@ -24,6 +24,9 @@
 // Each instance owns its Flock, View (WebGL2 context), camera and controls. JS stays thin:
 // no simulation logic here, ranges and defaults come from the parameter table.
 //
+// Long because it is still the shell of every part and their wiring: the parts below are
+// mixins sharing the element's fields until they become objects of their own (issue 41).
+//
 // This file holds the element's life (setup, teardown, attributes) and its frames; the rest
 // is mixed in from one module per job: wasm-load.js (the wasm build), url-sync.js (settings
 // and the URL), panel.js (stage and panel; explain.js, legend.js, controls.js, tools.js),
@@ -36,6 +39,7 @@ import { likelyLoaded } from './i18n/texts.js';
 import { PRESETS, SPECS, build, errorText, initError, isTrap, panicMessage, version } from './core/wasm-load.js';
 import { writeParam, OPTIONS, isOn } from './core/settings.js';
 import { register, unregister, pool, wake } from './core/loop.js';
+import { makeHandle } from './core/handle.js';
 import { NAMES, quote, settingsMethods, warn } from './lesson/url-sync.js';
 import { panelMethods } from './panel/panel.js';
 import { sceneMethods } from './panel/scene.js';
@@ -119,6 +123,8 @@ export class BoidsFlock extends HTMLElement {
     /** The pointer tool: "off", "attract" or "repel" (a press on the scene holds it there). */
     this.pointerMode = 'off';
     this.features = new Set();
+    /** Each handle `watch` made → its `swap` (core/handle.js). */
+    this.swaps = new WeakMap();
     this.addEventListener('keydown', (event) => this.onKey(event));
   }
 
@@ -312,33 +318,31 @@ export class BoidsFlock extends HTMLElement {
   }
 
   /**
-   * `object` (this instance's Flock or View) as a Proxy whose every method call that traps
-   * the wasm module fails this instance first: the trap may come from a slider, a key, a
-   * lesson's script or the frame loop, and it is this flock that shows it. With `setters`
-   * (the Flock's), a call of a parameter's setter also has its change told (events.js).
+   * `object` (this instance's Flock or View) behind a handle (core/handle.js) whose every
+   * method call that traps the wasm module fails this instance first; with `setters` (the
+   * Flock's), a call of a parameter's setter also has its change told (events.js) and a
+   * mutating one marks a snapshot due (timeline.js). `swapIn` puts another object behind it.
    */
   watch(object, setters = false) {
-    const guarded = new Map(); // method → its guarded form (the same function each time)
-    return new Proxy(object, {
-      get: (target, key) => {
-        const value = target[key];
-        if (typeof value !== 'function' || key === 'constructor') return value;
-        if (!guarded.has(value)) {
-          guarded.set(value, (...args) => {
-            try {
-              const result = value.apply(target, args);
-              if (setters) this.flockCalled(key); // a change: the rewind keeps a snapshot (timeline.js)
-              if (setters && SETTERS.has(key)) this.flockTouched();
-              return result;
-            } catch (error) {
-              if (isTrap(error)) this.fail(error);
-              throw error;
-            }
-          });
+    const onCall = setters
+      ? (key) => {
+          this.flockCalled(key);
+          if (SETTERS.has(key)) this.flockTouched();
         }
-        return guarded.get(value);
+      : null;
+    const { handle, swap } = makeHandle(object, {
+      onCall,
+      onTrap: (error) => {
+        if (isTrap(error)) this.fail(error);
       },
     });
+    this.swaps.set(handle, swap);
+    return handle;
+  }
+
+  /** Puts `fresh` behind `handle` (made by `watch`); returns the object it held before. */
+  swapIn(handle, fresh) {
+    return this.swaps.get(handle)(fresh);
   }
 
   /** Runs `release`, which frees wasm objects: one that trapped may throw there, and is let go. */

@@ -2,6 +2,8 @@
 // a lesson sets, and three outputs written from it as it changes: the snippet, the iframe,
 // a link. PhET Studio's idea (the simulation beside a tree of its controls) on one page with
 // nothing to install.
+// Long because it is the page's one script: it wires the form (studio/studio-form.js) to the
+// preview and the outputs (studio/studio-output.js) and keeps all three in step.
 //
 // The preview is the truth: the form sets the preview's attributes (the very attributes the
 // outputs carry), the teacher may also drag the preview's sliders, orbit its view or click a

@@ -79,11 +79,18 @@ pub fn optional_number(method: &str, name: &str, value: &JsValue) -> Result<Opti
         .ok_or_else(|| type_error(method, name, "a number or undefined", value))
 }
 
-/// `true` or `false`.
+/// `true` or `false`, or 1 or 0: one rule for every on/off value (issue 41), as the toggles of
+/// the parameter table take either.
 pub fn boolean(method: &str, name: &str, value: &JsValue) -> Result<bool, JsValue> {
-    value
-        .as_bool()
-        .ok_or_else(|| type_error(method, name, "true or false", value))
+    match (value.as_bool(), value.as_f64()) {
+        (Some(on), _) => Ok(on),
+        (_, Some(n)) if n == 0.0 || n == 1.0 => Ok(n == 1.0),
+        (_, Some(n)) => Err(range_error(
+            method,
+            &format!("{name} must be true, false, 1 or 0, got {}", js_number(n)),
+        )),
+        _ => Err(type_error(method, name, "true, false, 1 or 0", value)),
+    }
 }
 
 /// A string of at most `max` UTF-16 units (measured before it is copied into wasm memory:

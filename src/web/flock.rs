@@ -61,7 +61,11 @@ impl Flock {
     /// table's match (a setter is no hot path).
     #[inline(never)]
     fn set(&mut self, method: &str, param: Param, value: &JsValue) -> Result<f64, JsValue> {
-        let value = number(method, "value", value)?;
+        // One rule for on/off (issue 41): a toggle takes `true`/`false` as well as 1/0.
+        let value = match value.as_bool() {
+            Some(on) if param.spec().kind == Kind::Toggle => f64::from(u8::from(on)),
+            _ => number(method, "value", value)?,
+        };
         self.inner.set(param, value).map_err(|e| refused(method, e))
     }
 }
@@ -222,8 +226,8 @@ impl Flock {
 
     /// The parameter table: `[{name, label, min, max, default, step, unit, kind, scale,
     /// slider, description, getter, setter}]`. Sliders and docs are built from it.
-    /// Toggles (`kind: "toggle"`) read and set 0 or 1 like any number, except `wrap`, whose
-    /// getter and setter take a boolean.
+    /// Toggles (`kind: "toggle"`) read 0 or 1 like any number, except `wrap`, whose getter
+    /// gives a boolean; every toggle's setter takes `true`/`false` and 1/0 alike.
     pub fn params() -> Array {
         PARAMS.iter().map(spec_object).collect()
     }

@@ -1,5 +1,5 @@
 //! The JavaScript face of the crate: `Flock` (the simulation), `View` (the renderer) and
-//! `Experiment` (a sweep, run in a worker by `www/experiment-worker.js`).
+//! `Experiment` (a sweep, run in a worker by `www/experiment/experiment-worker.js`).
 //!
 //! No exported function or method traps the module, whatever JavaScript passes: every
 //! argument's type is checked in Rust (`args`), and an object used after `free()` throws a

@@ -1,4 +1,4 @@
-//! The bindings of a step shared among workers (`www/threads.js`, `www/share-worker.js`;
+//! The bindings of a step shared among workers (`www/core/threads.js`, `www/core/share-worker.js`;
 //! the simulation's side is `sim/flock/parts.rs`).
 //!
 //! The page's `Flock` hands a step out (`shareBegin`: its head; `shareViews`: its boids'
@@ -94,7 +94,7 @@ fn count(method: &str, name: &str, value: &JsValue) -> Result<u64, JsValue> {
     Ok(value as u64)
 }
 
-/// One worker's copy of the flock (`www/share-worker.js`): loads the head and the boids a
+/// One worker's copy of the flock (`www/core/share-worker.js`): loads the head and the boids a
 /// step was handed out with, steps its share, and holds its new state for JavaScript to
 /// copy out. Its scratch stays from step to step.
 #[wasm_bindgen]

@@ -68,10 +68,12 @@ test('every Flock method refuses arguments of the wrong type with a TypeError th
     const good = { setWrap: [true], applyPreset: ['defaults'], setPointer: [5, 5, 5, false], addObstacle: [5, 5, 5, 2] };
     const junk = {
       number: ['5', true, null, undefined, {}, [5], new Number(5), 10n, Symbol('x'), () => 5],
-      boolean: [1, 'true', null, undefined, {}, 1n, Symbol('x')],
+      // 1 and 0 are on and off (one rule for on/off values, issue 41): not junk.
+      boolean: ['true', null, undefined, {}, 1n, Symbol('x')],
       string: [5, null, undefined, {}, ['defaults'], 1n, Symbol('x'), NaN],
     };
     const kind = (value) => typeof value;
+    const toggles = new Set(Flock.params().filter((spec) => spec.kind === 'toggle').map((spec) => spec.setter));
     const names = Object.getOwnPropertyNames(Flock.prototype).filter(
       (name) => name !== 'constructor' && typeof Flock.prototype[name] === 'function' && Flock.prototype[name].length > 0,
     );
@@ -84,6 +86,7 @@ test('every Flock method refuses arguments of the wrong type with a TypeError th
       const args = Object.hasOwn(good, name) ? good[name] : Array(arity).fill(1);
       for (let i = 0; i < arity; i++) {
         for (const bad of junk[kind(args[i])]) {
+          if (toggles.has(name) && typeof bad === 'boolean') continue; // a toggle takes true/false too
           const flock = new Flock(100, 3);
           const before = snapshot(flock);
           const call = [...args];
@@ -121,6 +124,46 @@ test('every Flock method refuses arguments of the wrong type with a TypeError th
       if (error?.name !== 'RangeError' || !/^(new Flock|Flock\.\w+): /.test(error.message)) failures.push(`${what}: ${error?.name} ${error?.message}`);
     }
     if (thrown(() => new Flock(60, null).free()) !== null) failures.push('new Flock(60, null) draws a seed');
+    return failures;
+  });
+  assert.deepEqual(failures, []);
+  assert.deepEqual(pageErrors, []);
+  await page.close();
+});
+
+test('every on/off value takes true/false and 1/0 alike; anything else is refused with a clear error', { timeout: 60_000 }, async () => {
+  // Issue 41: setWrap(1) was a TypeError ("must be true or false") while setFlat(true) was
+  // one too ("must be a number").
+  const { page, pageErrors } = await openModule();
+  const failures = await page.evaluate(() => {
+    const { Flock } = boids;
+    const failures = [];
+    const toggles = Flock.params().filter((spec) => spec.kind === 'toggle');
+    if (toggles.length < 3 || !toggles.some((spec) => spec.name === 'wrap')) failures.push(`toggles: ${toggles.map((s) => s.name)}`);
+    for (const spec of toggles) {
+      const flock = new Flock(100, 3);
+      for (const [given, on] of [[true, 1], [false, 0], [1, 1], [0, 0], [true, 1]]) {
+        flock[spec.setter](given);
+        const read = Number(flock[spec.getter]());
+        if (read !== on) failures.push(`${spec.setter}(${given}) reads ${read}`);
+      }
+      for (const junk of ['yes', null, {}]) {
+        const error = thrown(() => flock[spec.setter](junk));
+        if (error?.name !== 'TypeError' || !error.message.startsWith(`Flock.${spec.setter}: `)) failures.push(`${spec.setter}(${JSON.stringify(junk)}): ${error?.name} ${error?.message}`);
+      }
+      flock.free();
+    }
+    const flock = new Flock(100, 3);
+    for (const [what, call] of [
+      ['setWrap(2)', () => flock.setWrap(2)],
+      ['setPointer(5, 5, 5, 0.5)', () => flock.setPointer(5, 5, 5, 0.5)],
+    ]) {
+      const error = thrown(call);
+      if (error?.name !== 'RangeError' || !/true, false, 1 or 0/.test(error.message)) failures.push(`${what}: ${error?.name} ${error?.message}`);
+    }
+    if (flock.wrap() !== false) failures.push('a refused setWrap(2) changed wrap');
+    if (thrown(() => flock.setPointer(5, 5, 5, 1)) !== null) failures.push('setPointer(…, 1) is refused');
+    flock.free();
     return failures;
   });
   assert.deepEqual(failures, []);

@@ -259,3 +259,51 @@ test('"Link to this moment" and state="…" open exactly that moment; an altered
   assert.deepEqual(pageErrors, []);
   await context.close();
 });
+
+test('a script that keeps el.flock keeps a working flock across seek, a moment, rebuild and a preset', { timeout: 120_000 }, async () => {
+  // Issue 41: a lesson's `const flock = el.flock` threw "the Flock was freed" after a rewind,
+  // because the seek swapped a new Flock in and freed the old one.
+  const page = await env.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const { pageErrors } = watchProblems(page);
+  await page.goto(`${env.server.url}test/two.html`);
+  await waitFlocks(page, '#a');
+  const result = await page.evaluate(async () => {
+    const el = document.getElementById('a');
+    const kept = el.flock;
+    const seen = [];
+    const check = (what) => {
+      seen.push({
+        what,
+        same: kept === el.flock,
+        steps: el.steps,
+        elapsed: Math.round(kept.elapsed() * 60),
+        set: kept.setCohesion(1.75),
+        read: el.flock.cohesion(),
+        isFlock: typeof kept.positions,
+      });
+    };
+    for (let i = 0; i < 700; i++) el.step();
+    el.seek(5);
+    check('seek');
+    const link = await el.momentLink();
+    el.setAttribute('state', link.split('#state=')[1]);
+    while (el.momentPending) await new Promise((resolve) => setTimeout(resolve, 20));
+    check('moment');
+    el.rebuild();
+    check('rebuild');
+    el.setAttribute('preset', 'fishBall');
+    check('preset');
+    return seen;
+  });
+  for (const entry of result) {
+    assert.equal(entry.same, true, `${entry.what}: el.flock is still the kept handle`);
+    assert.equal(entry.set, 1.75, `${entry.what}: the kept reference sets`);
+    assert.equal(entry.read, 1.75, `${entry.what}: on the flock the element flies`);
+    assert.equal(entry.isFlock, 'function', `${entry.what}: a Flock's methods`);
+  }
+  assert.equal(result[0].elapsed, 300, 'after the seek, the kept reference reads the seeked flock (5 s)');
+  assert.equal(result[0].steps, 300);
+  assert.equal(result[1].elapsed, 300, 'and the moment loaded (5 s)');
+  assert.deepEqual(pageErrors, []);
+  await page.close();
+});

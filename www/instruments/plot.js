@@ -63,6 +63,11 @@ export class MetricsPlot {
     this.pending = null;
   }
 
+  /** Forgets the survey under way (another flock came in behind the same handle). */
+  dropSurvey() {
+    this.pending = null;
+  }
+
   /** Forgets every sample (a rebuilt flock starts its own series). */
   clear() {
     this.samples = [];

@@ -98,12 +98,15 @@ export const timelineMethods = {
     return target * STEP;
   },
 
-  /** Makes `fresh` this element's flock at step `steps` (the old one freed); controls follow. */
+  /**
+   * Makes `fresh` this element's flock at step `steps` (the old one freed); controls follow.
+   * `el.flock` stays the same handle (a script may keep it): the new flock goes behind it.
+   */
   adoptFlock(fresh, steps) {
-    const old = this.flock;
-    this.flock = this.watch(fresh, true);
-    if (this.isPage) window.flock = this.flock;
-    this.letGo(() => old?.free());
+    this.pool?.drop(); // a shared step handed out from the old flock never lands on this one
+    this.plot?.dropSurvey(); // its survey was the old flock's
+    const old = this.swapIn(this.flock, fresh);
+    this.letGo(() => old.free());
     this.steps = steps;
     this.historyDirty = false;
     this.rememberValues?.(); // a moment is no change of a setting

@@ -1,5 +1,7 @@
 // Sliders built from the parameter table (`Flock.params()`): no range or default lives here.
 
+import { readParam, writeParam } from '../core/settings.js';
+
 /** Slider positions of a log-scale parameter run over 0..LOG_STEPS. */
 const LOG_STEPS = 1000;
 

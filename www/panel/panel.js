@@ -4,6 +4,9 @@
 // presets show at once, with "How it works" beside them; everything else sits in labelled
 // groups (<details>) that open on demand and are remembered in the URL (`open`, url-sync.js).
 // Methods mixed into BoidsFlock (boids-embed.js); `this` is the element.
+// Long because the stage and the panel are built in one pass (a new language or `controls`
+// rebuilds both); the sliders (controls.js), presets and tools (tools.js), explanation and
+// legend are apart already.
 
 import { PRESETS, SPECS, errorText } from '../core/wasm-load.js';
 import { buildControls } from './controls.js';

@@ -1,4 +1,4 @@
-//! A step shared among workers (`www/threads.js`). Each worker holds a copy of the flock,
+//! A step shared among workers (`www/core/threads.js`). Each worker holds a copy of the flock,
 //! made afresh every step from the flock's head (its snapshot without the boids) and its
 //! boids' arrays; it sorts the same boids into the same cells, then takes chunks of the
 //! walk (`Split`s: `chunks` of them) one at a time while any are left, looking around for
