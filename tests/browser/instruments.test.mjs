@@ -242,7 +242,7 @@ test('pick() at a cone returns its id; far from every cone, undefined', { timeou
       () => window.view.select(window.flock, 'x'),
       () => window.view.setColourBy('plaid'),
       () => window.view.setColourBy(3),
-      () => window.view.setTrails(1),
+      () => window.view.setTrails(2), // 1 and 0 are on and off (one rule for on/off, issue 41)
       () => window.view.setFollow('yes'),
     ].map((f) => {
       try {
@@ -255,7 +255,7 @@ test('pick() at a cone returns its id; far from every cone, undefined', { timeou
   );
   assert.deepEqual(
     errors.map((e) => e.split(':')[0]),
-    ['TypeError', 'TypeError', 'RangeError', 'TypeError', 'RangeError', 'TypeError', 'TypeError', 'TypeError'],
+    ['TypeError', 'TypeError', 'RangeError', 'TypeError', 'RangeError', 'TypeError', 'RangeError', 'TypeError'],
     errors.join('\n'),
   );
   assert.deepEqual(pageErrors, []);

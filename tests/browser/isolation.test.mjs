@@ -80,8 +80,8 @@ const served = (server, file) => times(server, file) > 0;
 
 test('dist/: the service worker at the root (it must control index.html), none left in www/', () => {
   assert.ok(existsSync(path.join(distDir, 'coi-sw.js')), 'dist/coi-sw.js');
-  assert.ok(!existsSync(path.join(distDir, 'www', 'coi-sw.js')), 'no dist/www/core/coi-sw.js');
-  assert.ok(existsSync(path.join(distDir, 'www', 'isolate.js')), 'dist/www/core/isolate.js');
+  assert.ok(!existsSync(path.join(distDir, 'www', 'core', 'coi-sw.js')), 'no dist/www/core/coi-sw.js');
+  assert.ok(existsSync(path.join(distDir, 'www', 'core', 'isolate.js')), 'dist/www/core/isolate.js');
 });
 
 test('served with COOP and COEP (the default, as scripts/serve.sh), the page is isolated at once', async () => {
