@@ -47,8 +47,9 @@ import { keyMethods } from './panel/keys.js';
 import { contextMethods } from './core/gl-context.js';
 import { INSTRUMENT_OPTIONS, instrumentMethods } from './instruments/instruments.js';
 import { contrastMethods } from './panel/contrast.js';
-import { LOCK_OPTIONS, lockMethods } from './lesson/locks.js';
-import { SETTERS, eventMethods } from './lesson/events.js';
+import { LOCK_OPTIONS, Locks } from './lesson/locks.js';
+import { SETTERS, ParamWatch, emit } from './lesson/events.js';
+import { ChangeHub } from './core/hub.js';
 import { PROMPT_ATTRIBUTES, showPrompts } from './lesson/prompts.js';
 import { TIMELINE_OPTIONS, timelineMethods } from './lesson/timeline.js';
 import { threadMethods } from './core/threads.js';
@@ -123,6 +124,17 @@ export class BoidsFlock extends HTMLElement {
     /** The pointer tool: "off", "attract" or "repel" (a press on the scene holds it there). */
     this.pointerMode = 'off';
     this.features = new Set();
+    // The parts that are objects of their own, each given what it needs (issue 41). Every
+    // change of a parameter reaches the hub, and what follows one listens there: the
+    // `boids-change` event, the address bar, the rewind's next snapshot.
+    this.hub = new ChangeHub();
+    this.paramWatch = new ParamWatch({ getFlock: () => this.flock, hub: this.hub, onApiChange: () => this.changed() });
+    this.locks = new Locks({ option: (name) => this.option(name) });
+    this.hub.subscribe((change) => this.emit('boids-change', change));
+    this.hub.subscribe(() => this.scheduleUrl());
+    this.hub.subscribe(() => {
+      this.historyDirty = true; // the rewind keeps a snapshot before the next step (timeline.js)
+    });
     /** Each handle `watch` made → its `swap` (core/handle.js). */
     this.swaps = new WeakMap();
     this.addEventListener('keydown', (event) => this.onKey(event));
@@ -165,7 +177,9 @@ export class BoidsFlock extends HTMLElement {
       return;
     }
     if (LOCK_OPTIONS.includes(name)) {
-      this.locksChanged();
+      this.locks.read();
+      this.locks.clamp(this.flock);
+      this.buildUi();
       return;
     }
     if (name === 'contrast') {
@@ -237,7 +251,7 @@ export class BoidsFlock extends HTMLElement {
     this.coverReason = null;
     this.message = null;
     this.chooseLang();
-    this.readLocks(); // before the flock: createFlock brings its values into the ranges
+    this.locks.read(); // before the flock: createFlock brings its values into the ranges
     if (this.isPage && !this.pageHooks) this.catchPageErrors();
 
     this.canvas = this.makeCanvas();
@@ -259,7 +273,7 @@ export class BoidsFlock extends HTMLElement {
       }
     }
     if (this.flock) {
-      this.rememberValues(); // the start is no change: events tell what comes after it
+      this.paramWatch.remember(); // the start is no change: events tell what comes after it
       this.readInstrumentOptions();
       this.setupTimeline(); // the rewind's history, and a moment to start from (timeline.js)
     }
@@ -299,6 +313,21 @@ export class BoidsFlock extends HTMLElement {
     return this.lang_;
   }
 
+  /** Dispatches `type` on this element, bubbling and composed (lesson/events.js). */
+  emit(type, detail) {
+    emit(this, type, detail);
+  }
+
+  /** Whether the students' controls may not change parameter `name` (lesson/locks.js). */
+  isLocked(name) {
+    return this.locks.isLocked(name);
+  }
+
+  /** Parameter `name`'s range as the students' controls have it: `{ min, max }`, or null. */
+  rangeOf(name) {
+    return this.locks.rangeOf(name);
+  }
+
   setState(state) {
     this.state = state;
     this.dataset.state = state;
@@ -327,7 +356,7 @@ export class BoidsFlock extends HTMLElement {
     const onCall = setters
       ? (key) => {
           this.flockCalled(key);
-          if (SETTERS.has(key)) this.flockTouched();
+          if (SETTERS.has(key)) this.paramWatch.flockTouched();
         }
       : null;
     const { handle, swap } = makeHandle(object, {
@@ -524,8 +553,6 @@ Object.assign(
   keyMethods,
   contextMethods,
   contrastMethods,
-  lockMethods,
-  eventMethods,
   threadMethods,
 );
 // `selectedId` is a getter: copied as a property, not as its value.

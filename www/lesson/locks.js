@@ -5,7 +5,7 @@
 // controls (sliders, checkboxes, the preset buttons, the keys that move a slider) and the
 // iframe's boids:set (embed-bridge.js). The teacher's own script is not bound (attributes,
 // `el.flock.setCohesion`): a lesson page may still move a locked value on purpose.
-// Methods mixed into BoidsFlock (boids-embed.js); `this` is the element.
+// The part `Locks` owns them; the element asks it (`el.isLocked`, `el.rangeOf`).
 
 import { SPECS } from '../core/wasm-load.js';
 import { readParam, writeParam, parseNumber } from '../core/settings.js';
@@ -36,18 +36,28 @@ function lockIcon(title) {
   return box;
 }
 
-export const lockMethods = {
+/**
+ * The lesson's locks and ranges, the part that owns them. `option(name)`: an option's raw value
+ * (the URL over the attribute, lesson/url-sync.js).
+ */
+export class Locks {
+  constructor({ option }) {
+    this.option = option;
+    this.locked = new Set();
+    this.ranges = new Map();
+  }
+
   /**
    * Reads `locked` and `ranges` (the URL over the attribute, as every option). A word that is
    * not a parameter, or a range that is not name:min:max inside the table's own range, is
    * warned about and ignored, as a junk attribute is.
    */
-  readLocks() {
-    this.locks = new Set();
+  read() {
+    this.locked = new Set();
     this.ranges = new Map();
     for (const word of words(this.option('locked'))) {
       const spec = NAMES.resolve(word)?.spec;
-      if (spec) this.locks.add(spec.name);
+      if (spec) this.locked.add(spec.name);
       else warn(`locked: ${quote(word)} is not a parameter; ignored`);
     }
     for (const word of words(this.option('ranges'))) {
@@ -62,65 +72,59 @@ export const lockMethods = {
         warn(`ranges: ${quote(word)} is not name:min:max, min below max, within the parameter's own range${own}; ignored`);
       }
     }
-  },
+  }
 
   /** Whether the students' controls may not change parameter `name` (any spelling). */
   isLocked(name) {
     const spec = NAMES.resolve(name)?.spec;
-    return Boolean(spec && this.locks?.has(spec.name));
-  },
+    return Boolean(spec && this.locked.has(spec.name));
+  }
 
   /** Parameter `name`'s range as the students' controls have it: `{ min, max }`, or null for none. */
   rangeOf(name) {
     const spec = NAMES.resolve(name)?.spec;
     if (!spec) return null;
-    return { ...(this.ranges?.get(spec.name) ?? { min: spec.min, max: spec.max }) };
-  },
+    return { ...(this.ranges.get(spec.name) ?? { min: spec.min, max: spec.max }) };
+  }
 
   /** `spec` as its slider is built: with the narrowed range in place of the table's. */
   narrowed(spec) {
-    const range = this.ranges?.get(spec.name);
+    const range = this.ranges.get(spec.name);
     return range ? { ...spec, ...range } : spec;
-  },
+  }
 
-  /** Brings each narrowed parameter's value into its range. */
-  clampToRanges() {
-    for (const [name, { min, max }] of this.ranges ?? []) {
+  /** Brings each narrowed parameter's value in `flock` into its range. */
+  clamp(flock) {
+    if (!flock) return;
+    for (const [name, { min, max }] of this.ranges) {
       const spec = BY_NAME.get(name);
-      const value = readParam(this.flock, spec);
+      const value = readParam(flock, spec);
       // The flock keeps 32-bit floats: 0.3 reads back as 0.30000001, which is not above 0.3.
-      if (value < Math.fround(min) || value > Math.fround(max)) writeParam(this.flock, spec, Math.min(max, Math.max(min, value)));
+      if (value < Math.fround(min) || value > Math.fround(max)) writeParam(flock, spec, Math.min(max, Math.max(min, value)));
     }
-  },
+  }
 
   /**
-   * Runs `change` (a preset's button) and puts every locked parameter back as it was: a
-   * preset changes what it may and keeps the teacher's values (see docs/embedding.md).
+   * Runs `change` (a preset's button) on `flock` and puts every locked parameter back as it
+   * was: a preset changes what it may and keeps the teacher's values (docs/embedding.md).
    */
-  keepLocked(change) {
-    const kept = [...(this.locks ?? [])].map((name) => [BY_NAME.get(name), readParam(this.flock, BY_NAME.get(name))]);
+  keep(flock, change) {
+    const kept = [...this.locked].map((name) => [BY_NAME.get(name), readParam(flock, BY_NAME.get(name))]);
     change();
-    for (const [spec, value] of kept) writeParam(this.flock, spec, value);
-    this.clampToRanges();
-  },
-
-  /** `locked` or `ranges` changed on the element: read them again and build the panel anew. */
-  locksChanged() {
-    this.readLocks();
-    this.clampToRanges();
-    this.buildUi();
-  },
+    for (const [spec, value] of kept) writeParam(flock, spec, value);
+    this.clamp(flock);
+  }
 
   /**
-   * After each build of the panel: every control of a locked parameter disabled (no pointer,
-   * key or tap moves it), a padlock beside it and "(locked)" in its accessible name; the
-   * presets' hint says that they leave locked values alone.
+   * After each build of the panel in `root`: every control of a locked parameter disabled (no
+   * pointer, key or tap moves it), a padlock beside it and "(locked)" in its accessible name;
+   * the presets' hint (`presets`, its element, if any) says that they leave locked values alone.
    */
-  showLocks() {
-    if (!this.locks?.size) return;
-    const t = this.text.ui;
-    for (const row of this.querySelectorAll('.bf-param[data-param]')) {
-      if (!this.locks.has(row.dataset.param)) continue;
+  show(root, text, presets) {
+    if (!this.locked.size) return;
+    const t = text.ui;
+    for (const row of root.querySelectorAll('.bf-param[data-param]')) {
+      if (!this.locked.has(row.dataset.param)) continue;
       row.classList.add('bf-locked');
       for (const input of row.querySelectorAll('input')) {
         input.disabled = true;
@@ -128,7 +132,7 @@ export const lockMethods = {
       }
       row.querySelector('.bf-param-head label')?.after(lockIcon(t('lockedTitle')));
     }
-    const hint = this.ui?.presets?.element.querySelector('.bf-tools-hint');
+    const hint = presets?.querySelector('.bf-tools-hint');
     if (hint) hint.textContent = `${hint.textContent} ${t('presetsLocked')}`;
-  },
-};
+  }
+}

@@ -109,7 +109,7 @@ export const timelineMethods = {
     this.letGo(() => old.free());
     this.steps = steps;
     this.historyDirty = false;
-    this.rememberValues?.(); // a moment is no change of a setting
+    this.paramWatch.remember(); // a moment is no change of a setting
     this.changed();
     this.showTimeline();
     wake();

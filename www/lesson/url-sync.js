@@ -128,7 +128,7 @@ export const settingsMethods = {
     if (presetInUrl) applyAll(rest.filter((entry) => !fromUrl(entry)));
     if (preset != null) this.applyPresetSetting(preset, presetInUrl ? `?preset=${quote(preset)}` : `preset=${quote(preset)}`);
     applyAll(presetInUrl ? rest.filter(fromUrl) : rest);
-    this.clampToRanges(); // the lesson's `ranges` (locks.js) over the values given
+    this.locks.clamp(flock); // the lesson's `ranges` (locks.js) over the values given
     // The start is "scattered from the seed with these settings", so a shared link (same
     // values, same seed) starts exactly where Rebuild would.
     flock.rebuild();

@@ -48,8 +48,8 @@ const FLAT_LIMIT = 6;
 export const panelMethods = {
   /** A student moved a control: kept within the lesson's ranges, and told as the user's (events.js). */
   byUser() {
-    this.clampToRanges();
-    this.noteChanges('user');
+    this.locks.clamp(this.flock);
+    this.paramWatch.note('user');
   },
 
   /** Element ids: the page's instance keeps the fixed ids of the page contract. */
@@ -74,7 +74,7 @@ export const panelMethods = {
     const touch = isTouch();
     const chosen = this.chosenControls(full);
     const features = chosen.features;
-    const specs = chosen.specs.map((spec) => this.narrowed(spec)); // a lesson's `ranges` (locks.js)
+    const specs = chosen.specs.map((spec) => this.locks.narrowed(spec)); // a lesson's `ranges` (locks.js)
     this.features = features;
     const readout = this.option('readout') != null ? isOn(this.option('readout')) : full;
     const share = this.option('share') != null ? isOn(this.option('share')) : full;
@@ -191,7 +191,7 @@ export const panelMethods = {
     this.showLegend();
     this.buildInstruments();
     this.applyContrast();
-    this.showLocks();
+    this.locks.show(this, this.text, this.ui?.presets?.element);
     // For modules that put controls into a group (panelSlot): the panel is new, add them again.
     this.dispatchEvent(new CustomEvent('boids-flock:panel'));
   },
@@ -319,9 +319,9 @@ export const panelMethods = {
         text: this.text,
         getFlock: () => this.flock,
         onApply: (preset) => {
-          this.keepLocked(() => this.applyPreset(preset));
+          this.locks.keep(this.flock, () => this.applyPreset(preset));
           this.emit('boids-preset', { name: preset.name, source: 'user' });
-          this.noteChanges('user');
+          this.paramWatch.note('user');
           this.changed();
         },
       });
