@@ -46,13 +46,13 @@ import { sceneMethods } from './panel/scene.js';
 import { keyMethods } from './panel/keys.js';
 import { contextMethods } from './core/gl-context.js';
 import { INSTRUMENT_OPTIONS, instrumentMethods } from './instruments/instruments.js';
-import { contrastMethods } from './panel/contrast.js';
+import { Contrast } from './panel/contrast.js';
 import { LOCK_OPTIONS, Locks } from './lesson/locks.js';
 import { SETTERS, ParamWatch, emit } from './lesson/events.js';
 import { ChangeHub } from './core/hub.js';
 import { PROMPT_ATTRIBUTES, showPrompts } from './lesson/prompts.js';
 import { TIMELINE_OPTIONS, timelineMethods } from './lesson/timeline.js';
-import { threadMethods } from './core/threads.js';
+import { StepSharing } from './core/threads.js';
 
 /** Fixed simulation step, seconds: motion does not depend on the display's refresh rate. */
 const STEP = 1 / 60;
@@ -128,8 +128,31 @@ export class BoidsFlock extends HTMLElement {
     // change of a parameter reaches the hub, and what follows one listens there: the
     // `boids-change` event, the address bar, the rewind's next snapshot.
     this.hub = new ChangeHub();
+    this.sharing = new StepSharing({
+      getFlock: () => this.flock,
+      asked: () => this.getAttribute('threads') ?? this.url?.get('threads'),
+      canTakeIn: () => this.active() && !this.paused_ && !this.momentPending,
+      owed: () => this.backlog,
+      beforeHandOut: () => this.keepHistory(),
+      onTaken: (dt) => {
+        this.steps += 1;
+        this.backlog = Math.max(0, this.backlog - dt);
+        this.flown = (this.flown ?? 0) + dt;
+      },
+      onSpent: (ms) => {
+        this.simTime = (this.simTime ?? 0) + ms;
+      },
+    });
     this.paramWatch = new ParamWatch({ getFlock: () => this.flock, hub: this.hub, onApiChange: () => this.changed() });
     this.locks = new Locks({ option: (name) => this.option(name) });
+    this.contrast = new Contrast({
+      element: this,
+      isPage: () => this.isPage,
+      option: (name) => this.option(name),
+      getView: () => this.view,
+      getToggle: () => this.ui?.contrast,
+      onChoice: () => this.scheduleUrl(),
+    });
     this.hub.subscribe((change) => this.emit('boids-change', change));
     this.hub.subscribe(() => this.scheduleUrl());
     this.hub.subscribe(() => {
@@ -183,7 +206,7 @@ export class BoidsFlock extends HTMLElement {
       return;
     }
     if (name === 'contrast') {
-      this.contrastOptionChanged();
+      this.contrast.optionChanged();
       return;
     }
     if (name === 'state') {
@@ -195,7 +218,7 @@ export class BoidsFlock extends HTMLElement {
       return;
     }
     if (name === 'threads') {
-      if (value === '1') this.stopPool(); // threads.js; "on": shared at any size; else where it pays
+      if (value === '1') this.sharing.stop(); // threads.js; "on": shared at any size; else where it pays
       return;
     }
     if (name === 'camera') {
@@ -298,7 +321,7 @@ export class BoidsFlock extends HTMLElement {
 
   teardown() {
     unregister(this);
-    this.stopPool(); // threads.js: its workers end with the element
+    this.sharing.stop(); // threads.js: its workers end with the element
     this.resizer?.disconnect();
     this.dropView({ lose: true });
     this.letGo(() => this.flock?.free());
@@ -306,6 +329,14 @@ export class BoidsFlock extends HTMLElement {
     if (this.isPage) window.flock = window.view = undefined;
     clearTimeout(this.urlTimer);
     clearTimeout(this.restoreTimer);
+  }
+
+  /**
+   * How many threads step this flock now: the workers sharing its steps, or 1 (asking starts
+   * nothing: the first frame that steps a flock big enough starts its workers).
+   */
+  threads() {
+    return this.sharing.threads();
   }
 
   /** The interface language in use: "en", "uk", "pl" or "ru". */
@@ -406,7 +437,7 @@ export class BoidsFlock extends HTMLElement {
 
   setPaused(paused) {
     if (!paused) this.playedOnce = true;
-    if (paused) this.pool?.drop(); // a step out now would land on a flock the reader may change
+    if (paused) this.sharing.drop(); // a step out now would land on a flock the reader may change
     this.paused_ = paused;
     this.idle();
     this.showPaused();
@@ -472,8 +503,8 @@ export class BoidsFlock extends HTMLElement {
         this.backlog = (this.backlog ?? 0) + elapsed;
         this.owed = (this.owed ?? 0) + elapsed;
         const start = performance.now();
-        if (this.sharesSteps()) {
-          this.shareSteps(STEP); // threads.js: handed out to workers, taken in when they answer
+        if (this.sharing.sharesSteps()) {
+          this.sharing.share(STEP); // threads.js: handed out to workers, taken in when they answer
         } else {
           // Steps owed, while they fit in the frame's budget: a flock that cannot keep up with
           // the display flies slower than real time (the readout says so) rather than taking
@@ -527,7 +558,7 @@ export class BoidsFlock extends HTMLElement {
       // Slower than real time (the steps can't keep up): say how much, as "0.6× real time".
       const pace = this.owed > 0 ? this.flown / this.owed : 1;
       sim.textContent = pace < 0.95 ? `${ms} · ${this.text.ui('realTime').replace('{pace}', format(pace, pace < 0.1 ? 2 : 1))}` : ms;
-      const threads = this.threads();
+      const threads = this.sharing.threads();
       if (this.threadsShown !== threads) {
         this.threadsShown = threads;
         sim.title = this.threadsShown > 1 ? this.text.ui('threads').replace('{n}', this.threadsShown) : '';
@@ -552,8 +583,6 @@ Object.assign(
   sceneMethods,
   keyMethods,
   contextMethods,
-  contrastMethods,
-  threadMethods,
 );
 // `selectedId` is a getter: copied as a property, not as its value.
 Object.defineProperties(BoidsFlock.prototype, Object.getOwnPropertyDescriptors(instrumentMethods));

@@ -109,9 +109,9 @@ async function runElement(page, { steps = 12, shared = 0 } = {}) {
     const el = document.querySelector('boids-flock');
     // The pool starts on the first frames; steps are shared once its workers have answered.
     const deadline = performance.now() + 60_000;
-    const done = () => el.steps >= steps && (el.pool?.taken ?? 0) >= shared;
+    const done = () => el.steps >= steps && (el.sharing.pool?.taken ?? 0) >= shared;
     while (!done() && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    return { threads: el.threads(), steps: el.steps, isolated: crossOriginIsolated, workers: el.pool?.workers.length ?? 0, taken: el.pool?.taken ?? 0 };
+    return { threads: el.threads(), steps: el.steps, isolated: crossOriginIsolated, workers: el.sharing.pool?.workers.length ?? 0, taken: el.sharing.pool?.taken ?? 0 };
   }, { steps, shared });
 }
 
@@ -275,7 +275,7 @@ test('threads() asks, and starts no workers', async () => {
     const el = document.querySelector('boids-flock');
     const threads = [el.threads(), el.threads()];
     await new Promise((r) => setTimeout(r, 500));
-    return { threads, pool: Boolean(el.pool), wanted: el.threadsWanted(), isolated: crossOriginIsolated };
+    return { threads, pool: Boolean(el.sharing.pool), wanted: el.sharing.wanted(), isolated: crossOriginIsolated };
   });
   assert.deepEqual(asked, { threads: [1, 1], pool: false, wanted: true, isolated: true });
   assert.equal(page.workers().length, 0, 'no workers for a question');
@@ -284,8 +284,8 @@ test('threads() asks, and starts no workers', async () => {
     const el = document.querySelector('boids-flock');
     el.paused = false;
     const deadline = performance.now() + 60_000;
-    while (!(el.pool?.taken > 2) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    return { threads: el.threads(), taken: el.pool?.taken ?? 0 };
+    while (!(el.sharing.pool?.taken > 2) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    return { threads: el.threads(), taken: el.sharing.pool?.taken ?? 0 };
   });
   assert.ok(run.threads > 1 && run.taken > 2, `shared once it flies: ${JSON.stringify(run)}`);
   assert.deepEqual([...problems, ...pageErrors], []);
@@ -312,8 +312,8 @@ test('a page that is not cross-origin isolated steps on one thread, silently, th
         if (isolated) {
           // sharesSteps() starts the pool, as a frame does; then each step handed out and taken in.
           const deadline = performance.now() + 30_000;
-          while (!el.sharesSteps() && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-          const { pool } = el;
+          while (!el.sharing.sharesSteps() && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+          const { pool } = el.sharing;
           const onReady = pool.onReady;
           for (let i = 0; i < 20; i++) {
             const ready = new Promise((resolve) => (pool.onReady = resolve));
@@ -402,10 +402,10 @@ test('50 flocks added and removed leave no worker behind', async () => {
       el.style.cssText = 'display:block;width:64px;height:48px';
       room.append(el);
       // sharesSteps() starts the pool where a frame would (this page may give no frames meanwhile).
-      const started = cycle % 10 === 0 ? () => el.sharesSteps() : () => (el.sharesSteps(), el.pool?.workers.length > 0);
+      const started = cycle % 10 === 0 ? () => el.sharing.sharesSteps() : () => (el.sharing.sharesSteps(), el.sharing.pool?.workers.length > 0);
       const deadline = performance.now() + (cycle === 49 ? 0 : 20_000);
       while (!started() && performance.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-      if (el.pool?.workers.length) pools += 1;
+      if (el.sharing.pool?.workers.length) pools += 1;
       el.remove();
     }
     // A pool still starting when its flock left stops once its module arrives.

@@ -311,7 +311,7 @@ export function engineChecks(name, { build: expectedBuild, launch = {}, label = 
     const used = await waitFor(env.engine, 'the flock to settle on its threads', (threads) => {
       const el = document.getElementById('big');
       const n = el.threads();
-      return (threads ? n > 1 && el.pool.taken > 5 : n === 1 && el.steps > 5) && n;
+      return (threads ? n > 1 && el.sharing.pool.taken > 5 : n === 1 && el.steps > 5) && n;
     }, [threads && (await env.engine.evaluate(() => navigator.hardwareConcurrency)) > 1], 120_000);
     if (threads) {
       const same = await env.engine.evaluate(async () => {

@@ -107,7 +107,7 @@ export const contextMethods = {
     if (this.isPage) window.view = this.view;
     this.forceColours_ = null;
     this.viewReady();
-    this.applyContrast();
+    this.contrast.apply();
     this.resize();
     wake();
   },

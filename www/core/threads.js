@@ -201,52 +201,63 @@ export class SharePool {
 }
 
 /**
- * The element's side (mixed into <boids-flock>): whether its steps are shared, the pool's
- * life, and a shared step in the frame. `threads="1"` (or `?threads=1` where the element reads
- * the URL) keeps it on one thread; `threads="on"` shares the steps of a flock of any size.
+ * The element's side, a part of its own: whether its steps are shared, the pool's life, and a
+ * shared step in the frame. `threads="1"` (or `?threads=1` where the element reads the URL)
+ * keeps it on one thread; `threads="on"` shares the steps of a flock of any size.
  */
-export const threadMethods = {
+export class StepSharing {
+  /**
+   * `getFlock`: the flock now; `asked()`: the `threads` option ("1", "on" or null);
+   * `canTakeIn()`: whether a step that came in between frames may be taken in now (drawn,
+   * running, no moment loading); `owed()`: flock seconds the clock owes; `beforeHandOut()`:
+   * runs before a step goes out (the rewind keeps its snapshot); `onTaken(dt)`: a step of
+   * `dt` was taken in; `onSpent(ms)`: the page's thread spent `ms` on one between frames.
+   */
+  constructor({ getFlock, asked, canTakeIn, owed, beforeHandOut, onTaken, onSpent }) {
+    Object.assign(this, { getFlock, asked, canTakeIn, owed, beforeHandOut, onTaken, onSpent });
+    this.pool = null;
+    this.failed = false;
+    /** The step of the last frame that shared one: the next handed out between frames. */
+    this.step = 0;
+  }
+
   /**
    * How many threads step this flock now: the workers sharing its steps, or 1. Only says:
    * the pool starts with the first frame that steps a flock which should share its steps.
    */
   threads() {
-    return this.threadsWanted() && this.poolReady() ? this.pool.count : 1;
-  },
+    return this.wanted() && this.ready() ? this.pool.count : 1;
+  }
 
   /** Whether this flock's steps should be shared: isolated, several cores, big enough or asked. */
-  threadsWanted() {
-    const asked = this.getAttribute('threads') ?? this.url?.get('threads');
+  wanted() {
+    const asked = this.asked();
+    const flock = this.getFlock();
     return Boolean(
-      this.flock &&
-        asked !== '1' &&
-        !this.threadsFailed &&
-        threadsPossible() &&
-        coresToUse() > 1 &&
-        (asked === 'on' || this.flock.count() >= THREADS_FROM),
+      flock && asked !== '1' && !this.failed && threadsPossible() && coresToUse() > 1 && (asked === 'on' || flock.count() >= THREADS_FROM),
     );
-  },
+  }
 
   /** Whether the pool has its workers, started and answering. */
-  poolReady() {
+  ready() {
     return Boolean(this.pool?.workers.length && !this.pool.starting);
-  },
+  }
 
   /** Whether this frame's step is shared, starting the pool when it should be and is not yet. */
   sharesSteps() {
-    if (!this.threadsWanted()) {
+    if (!this.wanted()) {
       if (this.pool?.busy) this.pool.drop();
       return false;
     }
-    if (!this.pool) this.startPool();
-    return this.poolReady();
-  },
+    if (!this.pool) this.start();
+    return this.ready();
+  }
 
-  startPool() {
+  start() {
     const pool = new SharePool(coresToUse());
     pool.starting = true;
-    pool.onReady = () => this.sharedStepReady();
-    pool.onFailure = (error) => this.threadsFailedWith(error);
+    pool.onReady = () => this.readyBetweenFrames();
+    pool.onFailure = (error) => this.failedWith(error);
     this.pool = pool;
     pool.start().then(
       () => {
@@ -254,47 +265,50 @@ export const threadMethods = {
         if (this.pool !== pool) pool.stop(); // torn down meanwhile
       },
       (error) => {
-        if (this.pool === pool) this.threadsFailedWith(error); // else torn down meanwhile: nothing to say
+        if (this.pool === pool) this.failedWith(error); // else torn down meanwhile: nothing to say
       },
     );
-  },
+  }
 
   /** Workers that fail leave the flock on one thread, as a page that isn't isolated has it. */
-  threadsFailedWith(error) {
+  failedWith(error) {
     console.warn(`boids: workers could not share the steps (${error.message ?? error}); stepping on one thread`);
-    this.threadsFailed = true;
-    this.pool?.stop();
-    this.pool = null;
-  },
+    this.failed = true;
+    this.stop();
+  }
 
-  stopPool() {
+  stop() {
     this.pool?.stop();
     this.pool = null;
-  },
+  }
+
+  /** Forgets the step out (the flock changed, is paused or replaced); its answers are still awaited. */
+  drop() {
+    this.pool?.drop();
+  }
 
   /** In a frame: takes a step in that is ready, hands the next out if one is owed. */
-  shareSteps(step) {
-    this.sharedStep = step;
-    if (this.pool.ready) this.takeSharedStep(step);
-    if (!this.pool.busy && this.backlog >= step) {
-      this.keepHistory();
-      this.pool.begin(this.flock, step);
+  share(step) {
+    this.step = step;
+    if (this.pool.ready) this.takeIn(step);
+    if (!this.pool.busy && this.owed() >= step) {
+      this.beforeHandOut();
+      this.pool.begin(this.getFlock(), step);
     }
-  },
+  }
 
-  takeSharedStep(step) {
+  takeIn(step) {
+    const flock = this.getFlock();
     // The flock changed while the step was out (a slider, the pointer): this step on this thread.
-    if (!this.pool.finish(this.flock)) this.flock.step(step);
-    this.steps += 1;
-    this.backlog = Math.max(0, this.backlog - step);
-    this.flown = (this.flown ?? 0) + step;
-  },
+    if (!this.pool.finish(flock)) flock.step(step);
+    this.onTaken(step);
+  }
 
   /** The last share came in between frames: taken in at once, and the next handed out if owed. */
-  sharedStepReady() {
-    if (!this.active() || this.paused_ || this.momentPending || !this.pool) return; // the next frame's
+  readyBetweenFrames() {
+    if (!this.canTakeIn() || !this.pool) return; // the next frame's
     const start = performance.now();
-    this.shareSteps(this.sharedStep);
-    this.simTime = (this.simTime ?? 0) + performance.now() - start;
-  },
-};
+    this.share(this.step);
+    this.onSpent(performance.now() - start);
+  }
+}

@@ -103,7 +103,7 @@ export const timelineMethods = {
    * `el.flock` stays the same handle (a script may keep it): the new flock goes behind it.
    */
   adoptFlock(fresh, steps) {
-    this.pool?.drop(); // a shared step handed out from the old flock never lands on this one
+    this.sharing.drop(); // a shared step handed out from the old flock never lands on this one
     this.plot?.dropSurvey(); // its survey was the old flock's
     const old = this.swapIn(this.flock, fresh);
     this.letGo(() => old.free());

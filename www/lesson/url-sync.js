@@ -188,7 +188,7 @@ export const settingsMethods = {
     const open = this.openGroups();
     if (open.size > 0) query.set('open', [...open].join(' '));
     this.instrumentQuery?.(query);
-    this.contrastQuery(query);
+    this.contrast.query(query);
     url.search = query.toString();
     return url.href;
   },

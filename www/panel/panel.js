@@ -113,7 +113,7 @@ export const panelMethods = {
     // half-filled circle after Pause, Step and Rebuild (no row of its own: the first screen
     // keeps its sliders), named in words for screen readers.
     if (full) {
-      ui.contrast = button('bf-contrast-toggle', '◐', () => this.toggleContrast());
+      ui.contrast = button('bf-contrast-toggle', '◐', () => this.contrast.toggle());
       ui.contrast.id = this.idFor('contrast');
       ui.contrast.setAttribute('aria-label', t('contrast'));
       ui.contrast.title = `${t('contrast')}: ${t('contrastTitle')}`;
@@ -190,7 +190,7 @@ export const panelMethods = {
     this.showCover();
     this.showLegend();
     this.buildInstruments();
-    this.applyContrast();
+    this.contrast.apply();
     this.locks.show(this, this.text, this.ui?.presets?.element);
     // For modules that put controls into a group (panelSlot): the panel is new, add them again.
     this.dispatchEvent(new CustomEvent('boids-flock:panel'));
