@@ -51,7 +51,7 @@ import { LOCK_OPTIONS, Locks } from './lesson/locks.js';
 import { SETTERS, ParamWatch, emit } from './lesson/events.js';
 import { ChangeHub } from './core/hub.js';
 import { PROMPT_ATTRIBUTES, showPrompts } from './lesson/prompts.js';
-import { TIMELINE_OPTIONS, timelineMethods } from './lesson/timeline.js';
+import { TIMELINE_OPTIONS, Rewind } from './lesson/timeline.js';
 import { StepSharing } from './core/threads.js';
 
 /** Fixed simulation step, seconds: motion does not depend on the display's refresh rate. */
@@ -128,12 +128,13 @@ export class BoidsFlock extends HTMLElement {
     // change of a parameter reaches the hub, and what follows one listens there: the
     // `boids-change` event, the address bar, the rewind's next snapshot.
     this.hub = new ChangeHub();
+    this.rewind = new Rewind(this);
     this.sharing = new StepSharing({
       getFlock: () => this.flock,
       asked: () => this.getAttribute('threads') ?? this.url?.get('threads'),
-      canTakeIn: () => this.active() && !this.paused_ && !this.momentPending,
+      canTakeIn: () => this.active() && !this.paused_ && !this.rewind.pending,
       owed: () => this.backlog,
-      beforeHandOut: () => this.keepHistory(),
+      beforeHandOut: () => this.rewind.keep(),
       onTaken: (dt) => {
         this.steps += 1;
         this.backlog = Math.max(0, this.backlog - dt);
@@ -156,7 +157,7 @@ export class BoidsFlock extends HTMLElement {
     this.hub.subscribe((change) => this.emit('boids-change', change));
     this.hub.subscribe(() => this.scheduleUrl());
     this.hub.subscribe(() => {
-      this.historyDirty = true; // the rewind keeps a snapshot before the next step (timeline.js)
+      this.rewind.dirty = true; // the rewind keeps a snapshot before the next step (timeline.js)
     });
     /** Each handle `watch` made → its `swap` (core/handle.js). */
     this.swaps = new WeakMap();
@@ -210,11 +211,11 @@ export class BoidsFlock extends HTMLElement {
       return;
     }
     if (name === 'state') {
-      if (value) this.loadState(value); // timeline.js: the flock continues from that moment
+      if (value) this.rewind.loadState(value); // timeline.js: the flock continues from that moment
       return;
     }
     if (name === 'timeline') {
-      this.buildTimeline();
+      this.rewind.buildBar();
       return;
     }
     if (name === 'threads') {
@@ -298,7 +299,7 @@ export class BoidsFlock extends HTMLElement {
     if (this.flock) {
       this.paramWatch.remember(); // the start is no change: events tell what comes after it
       this.readInstrumentOptions();
-      this.setupTimeline(); // the rewind's history, and a moment to start from (timeline.js)
+      this.rewind.setup(); // the rewind's history, and a moment to start from (timeline.js)
     }
     this.buildUi();
     if (error) {
@@ -344,6 +345,37 @@ export class BoidsFlock extends HTMLElement {
     return this.lang_;
   }
 
+  // ---- the rewind (lesson/timeline.js) ----------------------------------------------------
+
+  /** Goes to flock time `time` (seconds, within `timeline`), paused there; returns the time. */
+  seek(time, options) {
+    return this.rewind.seek(time, options);
+  }
+
+  /** The kept flock time in seconds: { start, end, now, kept, limited }, or null. */
+  get timeline() {
+    return this.rewind.span();
+  }
+
+  /** A link that opens this very moment. */
+  momentLink() {
+    return this.rewind.momentLink();
+  }
+
+  /** Whether a moment (`state`) is being loaded; `momentLoaded`, the promise of the last. */
+  get momentPending() {
+    return this.rewind.pending;
+  }
+
+  get momentLoaded() {
+    return this.rewind.loaded;
+  }
+
+  /** The bar under the stage shows where the flock is now (the readouts do it a few times a second). */
+  showTimeline() {
+    this.rewind.showBar();
+  }
+
   /** Dispatches `type` on this element, bubbling and composed (lesson/events.js). */
   emit(type, detail) {
     emit(this, type, detail);
@@ -386,7 +418,7 @@ export class BoidsFlock extends HTMLElement {
   watch(object, setters = false) {
     const onCall = setters
       ? (key) => {
-          this.flockCalled(key);
+          this.rewind.flockCalled(key);
           if (SETTERS.has(key)) this.paramWatch.flockTouched();
         }
       : null;
@@ -448,7 +480,7 @@ export class BoidsFlock extends HTMLElement {
   step() {
     if (!this.flock) return;
     const start = performance.now();
-    this.keepHistory();
+    this.rewind.keep();
     this.flock.step(STEP);
     this.steps += 1;
     this.simTime = (this.simTime ?? 0) + performance.now() - start;
@@ -496,7 +528,7 @@ export class BoidsFlock extends HTMLElement {
   frame(now) {
     try {
       // A moment being loaded (`state`, timeline.js): drawn, not stepped, until it arrives.
-      if (!this.paused_ && !this.momentPending) {
+      if (!this.paused_ && !this.rewind.pending) {
         // Slow motion: `timeScale` simulated seconds per real second (instruments.js).
         const scale = this.timeScale ?? 1;
         const elapsed = this.last == null ? STEP * scale : Math.max(0, (now - this.last) / 1000) * scale;
@@ -511,7 +543,7 @@ export class BoidsFlock extends HTMLElement {
           // several slow steps a frame, which made frames at 100,000 boids 160 ms long.
           let steps = 0;
           while (this.backlog >= STEP && steps < MAX_STEPS_PER_FRAME && (steps === 0 || performance.now() - start < STEP_BUDGET_MS)) {
-            this.keepHistory();
+            this.rewind.keep();
             this.flock.step(STEP);
             this.steps += 1;
             this.backlog -= STEP;
@@ -566,7 +598,7 @@ export class BoidsFlock extends HTMLElement {
     }
     this.showCount(); // the count may also change from the console or an embedding page
     this.showLegend(); // and so may the number of species
-    this.showTimeline();
+    this.rewind.showBar();
     this.windowStart = now;
     this.frames = 0;
     this.simTime = 0;
@@ -586,7 +618,6 @@ Object.assign(
 );
 // `selectedId` is a getter: copied as a property, not as its value.
 Object.defineProperties(BoidsFlock.prototype, Object.getOwnPropertyDescriptors(instrumentMethods));
-Object.defineProperties(BoidsFlock.prototype, Object.getOwnPropertyDescriptors(timelineMethods)); // `timeline` too
 
 // The languages the flocks here will show, fetched alongside the wasm (i18n.js): waiting
 // for them (a few KB, long done when the wasm is) keeps the first paint from flashing English.

@@ -13,8 +13,10 @@
 // seconds (100,000 boids: 11 snapshots, ~20 s) — the timeline says how many it holds.
 // A change after a seek starts a new branch: the snapshots after that moment are dropped.
 //
-// Methods mixed into BoidsFlock (boids-embed.js); `this` is the element. The bar under the
-// stage shows with `timeline` (the full page has it; an embed when asked).
+// `Rewind` is the part that owns the history, the moment being loaded and the bar under the
+// stage (shown with `timeline`: the full page has it; an embed when asked). What it asks of
+// the element (`host`) is listed at its constructor; the element's `seek`, `timeline`,
+// `momentLink`, `momentPending` and `momentLoaded` are its own.
 
 import { Flock } from '../core/wasm-load.js';
 import { History } from './history.js';
@@ -35,55 +37,77 @@ const MUTATING = /^(set|apply|add|clear|remove|reset|place|rebuild)/;
 
 export const TIMELINE_OPTIONS = ['timeline', 'state'];
 
-export const timelineMethods = {
-  /** After a flock is made: a history of its own, and the moment of `state` or `#state=` to load. */
-  setupTimeline() {
-    this.history = new History();
-    this.historyDirty = false;
-    this.onPanel ??= () => this.buildTimeline();
-    this.addEventListener('boids-flock:panel', this.onPanel);
-    const source = this.getAttribute('state') ?? (this.urlMode ? stateInHash() : null);
-    if (source) this.loadState(source);
-  },
+export class Rewind {
+  /**
+   * `host`, the element, for: its flock (`flock`, and `swapIn`/`letGo` to replace it), its
+   * steps (`steps`, `step()`, `paused`), what follows a change (`changed()`, the parts
+   * `sharing`, `paramWatch`, `plot`), its events (`emit`), words and ids (`text`, `lang_`,
+   * `idFor`, `option`, `layout`, `ui.stage`) and its link (`shareUrl`).
+   */
+  constructor(host) {
+    this.host = host;
+    this.history = null;
+    /** The flock changed since the last snapshot: one is kept before the next step. */
+    this.dirty = false;
+    /** A moment (`state`) is being loaded: the flock is drawn, not stepped, until it has. */
+    this.pending = false;
+    /** The promise of the last moment loaded. */
+    this.loaded = null;
+    /** The bar's parts, once built. */
+    this.bar = null;
+  }
 
-  /** A method of the flock ran (boids-embed.js `watch`): a mutating one marks a snapshot due. */
+  /** After a flock is made: a history of its own, and the moment of `state` or `#state=` to load. */
+  setup() {
+    const host = this.host;
+    this.history = new History();
+    this.dirty = false;
+    this.onPanel ??= () => this.buildBar();
+    host.addEventListener('boids-flock:panel', this.onPanel);
+    const source = host.getAttribute('state') ?? (host.urlMode ? stateInHash() : null);
+    if (source) this.loadState(source);
+  }
+
+  /** A method of the flock ran (core/handle.js): a mutating one marks a snapshot due. */
   flockCalled(method) {
-    if (MUTATING.test(method)) this.historyDirty = true;
-  },
+    if (MUTATING.test(method)) this.dirty = true;
+  }
 
   /**
    * Before each step: a snapshot when one is due (CHECKPOINT_EVERY) or the flock was changed;
    * with `now`, of the present unless one is kept of it already (a seek keeps where it left).
    */
-  keepHistory(now = false) {
-    if (!this.history || !this.flock) return;
-    const kept = now ? this.history.at(this.steps)?.step === this.steps : !this.history.due(this.steps);
-    if (!this.historyDirty && kept) return;
-    this.history.record(this.steps, this.flock.snapshot(), this.historyDirty);
-    this.historyDirty = false;
-  },
+  keep(now = false) {
+    const { flock, steps } = this.host;
+    if (!this.history || !flock) return;
+    const kept = now ? this.history.at(steps)?.step === steps : !this.history.due(steps);
+    if (!this.dirty && kept) return;
+    this.history.record(steps, flock.snapshot(), this.dirty);
+    this.dirty = false;
+  }
 
   /** The kept flock time in seconds: { start, end, now } (`kept` snapshots; `limited` by memory). */
-  get timeline() {
+  span() {
     const h = this.history;
-    if (!h || !this.flock) return null;
-    const { start, end } = h.range(this.steps);
-    return { start: start * STEP, end: end * STEP, now: this.steps * STEP, kept: h.points.length, limited: h.limited };
-  },
+    const { flock, steps } = this.host;
+    if (!h || !flock) return null;
+    const { start, end } = h.range(steps);
+    return { start: start * STEP, end: end * STEP, now: steps * STEP, kept: h.points.length, limited: h.limited };
+  }
 
   /**
-   * Goes to flock time `time` (seconds, within `timeline`): the snapshot before it, stepped
+   * Goes to flock time `time` (seconds, within `span()`): the snapshot before it, stepped
    * forward to it; paused there. A TypeError for a non-number, a RangeError outside the kept span.
    */
   seek(time, { source = 'api' } = {}) {
     if (typeof time !== 'number') throw new TypeError(`seek: time must be a number of seconds, not ${typeof time}`);
-    const span = this.timeline;
+    const span = this.span();
     if (!span) throw new RangeError('seek: the flock is not running');
     if (!Number.isFinite(time) || time < span.start - STEP / 2 || time > span.end + STEP / 2) {
       throw new RangeError(`seek: ${time} s is outside the timeline (${span.start.toFixed(2)}–${span.end.toFixed(2)} s)`);
     }
-    this.keepHistory(true); // the present is kept too: seeking forward again finds it
-    const target = Math.min(Math.round(time / STEP), this.history.range(this.steps).end);
+    this.keep(true); // the present is kept too: seeking forward again finds it
+    const target = Math.min(Math.round(time / STEP), this.history.range(this.host.steps).end);
     const point = this.history.at(target);
     const fresh = Flock.fromSnapshot(point.bytes);
     try {
@@ -92,68 +116,71 @@ export const timelineMethods = {
       fresh.free();
       throw error;
     }
-    this.adoptFlock(fresh, target);
-    this.paused = true;
-    this.emit?.('boids-seek', { time: target * STEP, source });
+    this.adopt(fresh, target);
+    this.host.paused = true;
+    this.host.emit('boids-seek', { time: target * STEP, source });
     return target * STEP;
-  },
+  }
 
   /**
-   * Makes `fresh` this element's flock at step `steps` (the old one freed); controls follow.
+   * Makes `fresh` the element's flock at step `steps` (the old one freed); controls follow.
    * `el.flock` stays the same handle (a script may keep it): the new flock goes behind it.
    */
-  adoptFlock(fresh, steps) {
-    this.sharing.drop(); // a shared step handed out from the old flock never lands on this one
-    this.plot?.dropSurvey(); // its survey was the old flock's
-    const old = this.swapIn(this.flock, fresh);
-    this.letGo(() => old.free());
-    this.steps = steps;
-    this.historyDirty = false;
-    this.paramWatch.remember(); // a moment is no change of a setting
-    this.changed();
-    this.showTimeline();
+  adopt(fresh, steps) {
+    const host = this.host;
+    host.sharing.drop(); // a shared step handed out from the old flock never lands on this one
+    host.plot?.dropSurvey(); // its survey was the old flock's
+    const old = host.swapIn(host.flock, fresh);
+    host.letGo(() => old.free());
+    host.steps = steps;
+    this.dirty = false;
+    host.paramWatch.remember(); // a moment is no change of a setting
+    host.changed();
+    this.showBar();
     wake();
-  },
+  }
 
   /** Loads a moment (`state` text, a file's URL): the flock continues from it, paused until it has. */
   loadState(source) {
-    this.momentPending = true;
+    this.pending = true;
     const done = moment()
       .then(({ loadMoment }) => loadMoment(source))
       .then((bytes) => {
-        if (!this.flock) return;
+        if (!this.host.flock) return;
         const fresh = Flock.fromSnapshot(bytes);
         this.history.clear();
-        this.adoptFlock(fresh, Math.round(fresh.elapsed() / STEP));
+        this.adopt(fresh, Math.round(fresh.elapsed() / STEP));
       })
       .catch((error) => warn(`${error.message}; starting from the seed instead`))
       .finally(() => {
-        this.momentPending = false;
+        this.pending = false;
         wake();
       });
-    this.momentLoaded = done;
+    this.loaded = done;
     return done;
-  },
+  }
 
   /** A link that opens this very moment (the full page, or this page when it syncs its URL). */
   async momentLink() {
+    const { flock } = this.host;
     const { encodeMoment, LINK_MAX } = await moment();
-    const text = await encodeMoment(this.flock.snapshot());
+    const text = await encodeMoment(flock.snapshot());
     if (text.length > LINK_MAX) {
-      throw new RangeError(`a moment of ${this.flock.count()} boids is too large for a link; use flock.snapshot() and a state file`);
+      throw new RangeError(`a moment of ${flock.count()} boids is too large for a link; use flock.snapshot() and a state file`);
     }
-    const url = new URL(this.shareUrl());
+    const url = new URL(this.host.shareUrl());
     url.hash = `state=${text}`;
     return url.href;
-  },
+  }
 
   // ---- the bar under the stage ----------------------------------------------------------
 
-  buildTimeline() {
-    const on = this.option('timeline') != null ? isOn(this.option('timeline')) : this.layout === 'full';
-    this.ui.timeline = null;
-    if (!on || !this.flock || !this.ui.stage) return;
-    const t = this.text.ui;
+  buildBar() {
+    const host = this.host;
+    const on = host.option('timeline') != null ? isOn(host.option('timeline')) : host.layout === 'full';
+    this.bar = null;
+    if (!on || !host.flock || !host.ui.stage) return;
+    const t = host.text.ui;
     const bar = element('div', 'bf-timeline');
     bar.setAttribute('role', 'group');
     bar.setAttribute('aria-label', t('timeline'));
@@ -166,7 +193,7 @@ export const timelineMethods = {
     const slider = element('input', 'bf-timeline-range');
     slider.type = 'range';
     slider.step = String(STEP);
-    slider.id = this.idFor('timeline');
+    slider.id = host.idFor('timeline');
     slider.setAttribute('aria-label', t('timeline'));
     slider.addEventListener('input', () => this.trySeek(Number(slider.value)));
     const time = element('output', 'bf-timeline-time');
@@ -176,27 +203,27 @@ export const timelineMethods = {
     const said = element('span', 'bf-timeline-said');
     said.setAttribute('aria-live', 'polite');
     bar.append(back, slider, forward, time, link, said);
-    const stage = this.ui.stage;
-    stage.after(bar);
-    this.ui.timeline = { bar, slider, time, said, link };
-    this.showTimeline();
-  },
+    host.ui.stage.after(bar);
+    this.bar = { bar, slider, time, said, link };
+    this.showBar();
+  }
 
   /** The bar shows the kept span and where the flock is (a few times a second: readouts). */
-  showTimeline() {
-    const ui = this.ui?.timeline;
-    const span = this.timeline;
-    if (!ui || !span) return;
+  showBar() {
+    const ui = this.bar;
+    const span = this.span();
+    if (!ui || !span || !ui.bar.isConnected) return;
+    const { text, lang_: lang } = this.host;
     ui.slider.min = String(span.start);
     ui.slider.max = String(span.end);
     ui.slider.value = String(span.now);
-    const format = (s) => new Intl.NumberFormat(this.lang_, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(s);
-    const fill = (key, values) => this.text.ui(key).replace(/\{(\w+)\}/g, (_, name) => values[name]);
+    const format = (s) => new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(s);
+    const fill = (key, values) => text.ui(key).replace(/\{(\w+)\}/g, (_, name) => values[name]);
     const words = fill('timelineAt', { now: format(span.now), end: format(span.end) });
     ui.slider.setAttribute('aria-valuetext', words);
-    ui.time.textContent = `${format(span.now)} / ${format(span.end)} ${this.text.ui('seconds')}`;
+    ui.time.textContent = `${format(span.now)} / ${format(span.end)} ${text.ui('seconds')}`;
     ui.time.title = span.limited ? fill('timelineLimited', { kept: format(span.end - span.start) }) : '';
-  },
+  }
 
   trySeek(time) {
     try {
@@ -204,31 +231,31 @@ export const timelineMethods = {
     } catch (error) {
       warn(error.message);
     }
-  },
+  }
 
   /** One frame (1/60 s) back or forward: back within the kept span, forward from now. */
   stepBy(frames) {
-    this.paused = true;
-    if (frames > 0 && this.timeline && this.steps >= this.history.range(this.steps).end) {
-      this.step();
-      this.showTimeline();
+    const host = this.host;
+    host.paused = true;
+    if (frames > 0 && this.span() && host.steps >= this.history.range(host.steps).end) {
+      host.step();
+      this.showBar();
       return;
     }
-    const span = this.timeline;
+    const span = this.span();
     if (span) this.trySeek(Math.max(span.start, Math.min(span.end, span.now + frames * STEP)));
-  },
+  }
 
   async copyMomentLink() {
-    const ui = this.ui?.timeline;
     let said;
     try {
       const href = await this.momentLink();
       await navigator.clipboard.writeText(href);
-      said = this.text.ui('momentCopied');
+      said = this.host.text.ui('momentCopied');
     } catch (error) {
       warn(error.message);
-      said = this.text.ui('momentTooLarge');
+      said = this.host.text.ui('momentTooLarge');
     }
-    if (ui) ui.said.textContent = said;
-  },
-};
+    if (this.bar) this.bar.said.textContent = said;
+  }
+}
