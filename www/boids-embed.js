@@ -43,7 +43,7 @@ import { makeHandle } from './core/handle.js';
 import { NAMES, quote, settingsMethods, warn } from './lesson/url-sync.js';
 import { panelMethods } from './panel/panel.js';
 import { sceneMethods } from './panel/scene.js';
-import { keyMethods } from './panel/keys.js';
+import { handleKey } from './panel/keys.js';
 import { contextMethods } from './core/gl-context.js';
 import { INSTRUMENT_OPTIONS, instrumentMethods } from './instruments/instruments.js';
 import { Contrast } from './panel/contrast.js';
@@ -376,6 +376,25 @@ export class BoidsFlock extends HTMLElement {
     this.rewind.showBar();
   }
 
+  /** A shortcut key (panel/keys.js), run through what the element does. */
+  onKey(event) {
+    handleKey(event, {
+      togglePause: () => {
+        this.paused = !this.paused;
+      },
+      rebuild: () => this.rebuild(),
+      showKeys: () => this.showKeys(),
+      addObstacle: () => this.addObstacleAhead(),
+      removeObstacle: () => this.removeLastObstacle(),
+      pointer: (mode) => this.toggleKeyPointer(mode),
+      pointerOn: () => Boolean(this.keyPointer),
+      selectNext: (step) => this.selectNext(step),
+      sayFigures: () => this.sayFigures(),
+      selected: () => this.selectedId != null,
+      unselect: () => this.select(null),
+    });
+  }
+
   /** Dispatches `type` on this element, bubbling and composed (lesson/events.js). */
   emit(type, detail) {
     emit(this, type, detail);
@@ -613,7 +632,6 @@ Object.assign(
   settingsMethods,
   panelMethods,
   sceneMethods,
-  keyMethods,
   contextMethods,
 );
 // `selectedId` is a getter: copied as a property, not as its value.
