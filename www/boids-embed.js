@@ -44,7 +44,7 @@ import { NAMES, quote, settingsMethods, warn } from './lesson/url-sync.js';
 import { panelMethods } from './panel/panel.js';
 import { sceneMethods } from './panel/scene.js';
 import { handleKey } from './panel/keys.js';
-import { contextMethods } from './core/gl-context.js';
+import { GlContext } from './core/gl-context.js';
 import { INSTRUMENT_OPTIONS, instrumentMethods } from './instruments/instruments.js';
 import { Contrast } from './panel/contrast.js';
 import { LOCK_OPTIONS, Locks } from './lesson/locks.js';
@@ -127,6 +127,7 @@ export class BoidsFlock extends HTMLElement {
     // The parts that are objects of their own, each given what it needs (issue 41). Every
     // change of a parameter reaches the hub, and what follows one listens there: the
     // `boids-change` event, the address bar, the rewind's next snapshot.
+    this.gl = new GlContext(this);
     this.hub = new ChangeHub();
     this.rewind = new Rewind(this);
     this.sharing = new StepSharing({
@@ -223,7 +224,7 @@ export class BoidsFlock extends HTMLElement {
       return;
     }
     if (name === 'camera') {
-      this.cameraOptionChanged(value); // gl-context.js
+      this.gl.cameraOptionChanged(value); // gl-context.js
       return;
     }
     if (INSTRUMENT_OPTIONS.includes(name)) {
@@ -267,11 +268,7 @@ export class BoidsFlock extends HTMLElement {
     this.playedOnce = false;
     // Fresh context state (the element may have been removed and added again).
     this.view = null;
-    this.loseContext = null;
-    this.released = false;
-    this.restoring = false;
-    this.contextLost = false;
-    this.freshCanvas = false;
+    this.gl.reset();
     this.coverReason = null;
     this.message = null;
     this.chooseLang();
@@ -282,7 +279,7 @@ export class BoidsFlock extends HTMLElement {
     this.resizer = new ResizeObserver((entries) => {
       const box = entries[entries.length - 1].contentRect;
       this.cssSize = { width: box.width, height: box.height };
-      this.resize();
+      this.gl.resize();
     });
     this.resizer.observe(this.canvas);
 
@@ -324,12 +321,12 @@ export class BoidsFlock extends HTMLElement {
     unregister(this);
     this.sharing.stop(); // threads.js: its workers end with the element
     this.resizer?.disconnect();
-    this.dropView({ lose: true });
+    this.gl.dropView({ lose: true });
     this.letGo(() => this.flock?.free());
     this.flock = null;
     if (this.isPage) window.flock = window.view = undefined;
     clearTimeout(this.urlTimer);
-    clearTimeout(this.restoreTimer);
+    this.gl.cancelTimers();
   }
 
   /**
@@ -393,6 +390,11 @@ export class BoidsFlock extends HTMLElement {
       selected: () => this.selectedId != null,
       unselect: () => this.select(null),
     });
+  }
+
+  /** The context pool (core/loop.js) needs this instance's context for another one. */
+  releaseContext() {
+    this.gl.releaseContext();
   }
 
   /** Dispatches `type` on this element, bubbling and composed (lesson/events.js). */
@@ -520,7 +522,7 @@ export class BoidsFlock extends HTMLElement {
   setInView(inView) {
     this.inView = inView;
     this.lastSeen = performance.now();
-    if (inView) this.ensureView();
+    if (inView) this.gl.ensureView();
   }
 
   /** Whether the shared loop should give this instance a frame now. */
@@ -528,7 +530,7 @@ export class BoidsFlock extends HTMLElement {
     return Boolean(
       this.flock &&
         this.view &&
-        !this.contextLost &&
+        !this.gl.lost &&
         this.inView &&
         !document.hidden &&
         this.isConnected &&
@@ -632,7 +634,6 @@ Object.assign(
   settingsMethods,
   panelMethods,
   sceneMethods,
-  contextMethods,
 );
 // `selectedId` is a getter: copied as a property, not as its value.
 Object.defineProperties(BoidsFlock.prototype, Object.getOwnPropertyDescriptors(instrumentMethods));

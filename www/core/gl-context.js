@@ -1,7 +1,9 @@
 // The WebGL context of one <boids-flock>: made when the element comes on screen (from the
 // shared pool, loop.js), given back when the pool needs it for another instance, and
 // recovered after the browser takes it (a lost context is restored, or replaced by a fresh
-// canvas after a click). Methods mixed into BoidsFlock (boids-embed.js); `this` is the element.
+// canvas after a click). `GlContext` is the part that owns the context's state (lost,
+// released, restoring, the camera kept across Views); the element keeps its View and canvas,
+// and the pool (loop.js) still deals with the element, which asks this part.
 
 import { View } from './wasm-load.js';
 import { pool, wake } from './loop.js';
@@ -28,40 +30,72 @@ export function parseCamera(raw) {
 /** A context the browser took and did not give back within this time needs a click. */
 const RESTORE_WAIT = 2000;
 
-export const contextMethods = {
+export class GlContext {
+  /**
+   * `host`, the element, for: its View and canvas (`view`, `canvas`, set here; `makeCanvas`,
+   * `resizer`, `cssSize`), its flock and state (`flock`, `state`, `setState`, `dataset`,
+   * `inView`), its cover and messages (`coverReason`, `showCover`, `showMessage`,
+   * `showExplanation`, `text`), its options (`option`, `isPage`), the handle and its release
+   * (`watch`, `letGo`) and what follows a new View (`contrast.apply`, `viewReady`).
+   */
+  constructor(host) {
+    this.host = host;
+    this.reset();
+  }
+
+  /** A fresh start (the element set up again after it was taken out of the page). */
+  reset() {
+    this.loseContext = null;
+    /** Given back on purpose (WEBGL_lose_context): its loss is none of the browser's doing. */
+    this.released = false;
+    /** Asked back after being given; a new canvas if it has not come within RESTORE_WAIT. */
+    this.restoring = false;
+    /** The browser took the context. */
+    this.lost = false;
+    /** The next View goes on a new canvas (the old context is not coming back). */
+    this.freshCanvas = false;
+    clearTimeout(this.restoreTimer);
+  }
+
+  /** Stops waiting for a context to come back (the element leaves the page). */
+  cancelTimers() {
+    clearTimeout(this.restoreTimer);
+  }
 
   /** `camera` set or changed: the view turns there now, or starts there once made. */
   cameraOptionChanged(value) {
     const camera = parseCamera(value);
     if (!camera) return;
     this.camera = camera;
-    this.view?.setCamera(camera);
+    this.host.view?.setCamera(camera);
     wake();
-  },
+  }
 
   resize() {
-    if (!this.view || !this.canvas) return;
-    const size = this.cssSize ?? this.canvas.getBoundingClientRect();
-    this.view.resize(size.width, size.height, window.devicePixelRatio || 1);
-  },
+    const { view, canvas } = this.host;
+    if (!view || !canvas) return;
+    const size = this.host.cssSize ?? canvas.getBoundingClientRect();
+    view.resize(size.width, size.height, window.devicePixelRatio || 1);
+  }
 
   /** Makes the View when on screen and it has none (taking a context from the pool). */
   ensureView({ force = false } = {}) {
-    if (this.view || !this.flock || this.contextLost || ['error', 'no-webgl'].includes(this.state)) return;
+    const host = this.host;
+    if (host.view || !host.flock || this.lost || ['error', 'no-webgl'].includes(host.state)) return;
     if (this.restoring) return;
-    if (!pool.acquire(this, { force })) {
-      this.coverReason = 'tooMany';
-      this.dataset.context = 'waiting';
-      this.showCover();
+    if (!pool.acquire(host, { force })) {
+      host.coverReason = 'tooMany';
+      host.dataset.context = 'waiting';
+      host.showCover();
       return;
     }
-    this.coverReason = null;
-    this.showCover();
+    host.coverReason = null;
+    host.showCover();
     if (this.released && this.loseContext) {
       // Ours was given up with WEBGL_lose_context: ask for it back (see onContextRestored).
       this.restoring = true;
       this.released = false;
-      this.dataset.context = 'restoring';
+      host.dataset.context = 'restoring';
       try {
         this.loseContext.restoreContext();
         clearTimeout(this.restoreTimer);
@@ -70,7 +104,7 @@ export const contextMethods = {
           // Never restored: start over on a new canvas.
           this.restoring = false;
           this.freshCanvas = true;
-          pool.release(this);
+          pool.release(host);
           this.ensureView();
         }, RESTORE_WAIT);
         return;
@@ -81,114 +115,120 @@ export const contextMethods = {
     }
     if (this.freshCanvas) this.replaceCanvas();
     this.createView();
-  },
+  }
 
   createView() {
+    const host = this.host;
     try {
-      this.view = this.watch(new View(this.canvas));
+      host.view = host.watch(new View(host.canvas));
     } catch (error) {
-      pool.release(this);
+      pool.release(host);
       if (error?.name !== 'WebGL2Unavailable') throw error;
-      this.canvas.hidden = true;
-      this.setState('no-webgl');
-      this.showMessage(this.text.ui('noWebglTitle'), this.text.ui('noWebglDetail'));
-      this.showExplanation(true, { remember: false }); // what is left to read: how it works
+      host.canvas.hidden = true;
+      host.setState('no-webgl');
+      host.showMessage(host.text.ui('noWebglTitle'), host.text.ui('noWebglDetail'));
+      host.showExplanation(true, { remember: false }); // what is left to read: how it works
       return;
     }
-    this.loseContext = this.canvas.getContext('webgl2')?.getExtension('WEBGL_lose_context') ?? null;
+    this.loseContext = host.canvas.getContext('webgl2')?.getExtension('WEBGL_lose_context') ?? null;
     // The camera kept from a View before (a lost context), else the lesson's `camera`.
-    this.camera ??= parseCamera(this.option('camera'));
-    if (this.camera) this.view.setCamera(this.camera);
-    this.contextLost = false;
+    this.camera ??= parseCamera(host.option('camera'));
+    if (this.camera) host.view.setCamera(this.camera);
+    this.lost = false;
     this.released = false;
     this.restoring = false;
     this.freshCanvas = false;
-    this.dataset.context = 'live';
-    if (this.isPage) window.view = this.view;
-    this.forceColours_ = null;
-    this.viewReady();
-    this.contrast.apply();
+    host.dataset.context = 'live';
+    if (host.isPage) window.view = host.view;
+    host.viewReady();
+    host.contrast.apply();
     this.resize();
     wake();
-  },
+  }
 
   /** Frees the View; with `lose`, gives the context back to the browser at once. */
   dropView({ lose = false } = {}) {
-    const view = this.view;
-    this.view = null;
+    const host = this.host;
+    const view = host.view;
+    host.view = null;
     if (view) {
-      this.letGo(() => {
+      host.letGo(() => {
         this.camera = view.camera();
         view.free();
       });
     }
-    if (lose && this.loseContext && !this.canvas.getContext('webgl2')?.isContextLost()) {
+    if (lose && this.loseContext && !host.canvas.getContext('webgl2')?.isContextLost()) {
       this.released = true;
       this.loseContext.loseContext();
     }
-    pool.release(this);
-  },
+    pool.release(host);
+  }
 
   /** The pool needs this instance's context for another one. */
   releaseContext() {
+    const host = this.host;
     this.dropView({ lose: true });
-    this.dataset.context = 'released';
-    if (this.inView) {
-      this.coverReason = 'tooMany';
-      this.showCover();
+    host.dataset.context = 'released';
+    if (host.inView) {
+      host.coverReason = 'tooMany';
+      host.showCover();
     }
-  },
+  }
 
   onContextLost(event) {
+    const host = this.host;
     event.preventDefault(); // tells the browser we want the context back
     if (this.released) return; // we gave it up ourselves
-    this.contextLost = true;
-    this.dataset.context = 'lost';
-    pool.release(this);
+    this.lost = true;
+    host.dataset.context = 'lost';
+    pool.release(host);
     clearTimeout(this.restoreTimer);
     this.restoreTimer = setTimeout(() => {
-      if (!this.contextLost) return;
+      if (!this.lost) return;
       // Not coming back (the browser evicted it): a click makes a new canvas and context.
-      this.coverReason = 'contextLost';
-      this.showCover();
+      host.coverReason = 'contextLost';
+      host.showCover();
     }, RESTORE_WAIT);
-  },
+  }
 
   onContextRestored() {
+    const host = this.host;
     clearTimeout(this.restoreTimer);
-    if (!this.flock) return;
-    pool.live.add(this);
-    const camera = this.view?.camera();
-    this.view?.free();
-    this.view = null;
+    if (!host.flock) return;
+    pool.live.add(host);
+    const camera = host.view?.camera();
+    host.view?.free();
+    host.view = null;
     if (camera) this.camera = camera;
-    this.contextLost = false;
-    this.coverReason = null;
-    this.showCover();
+    this.lost = false;
+    host.coverReason = null;
+    host.showCover();
     this.createView();
-  },
+  }
 
   /** The cover's button: take a context even if every other instance is on screen. */
   resume() {
-    if (this.contextLost) {
-      this.contextLost = false;
+    const host = this.host;
+    if (this.lost) {
+      this.lost = false;
       this.freshCanvas = true;
-      this.view?.free();
-      this.view = null;
+      host.view?.free();
+      host.view = null;
     }
     this.restoring = false;
     this.ensureView({ force: true });
-    this.canvas.focus({ preventScroll: true });
-  },
+    host.canvas.focus({ preventScroll: true });
+  }
 
   replaceCanvas() {
-    const old = this.canvas;
-    this.canvas = this.makeCanvas();
-    this.canvas.setAttribute('aria-label', old.getAttribute('aria-label') ?? '');
-    this.resizer.unobserve(old);
-    old.replaceWith(this.canvas);
-    this.resizer.observe(this.canvas);
+    const host = this.host;
+    const old = host.canvas;
+    host.canvas = host.makeCanvas();
+    host.canvas.setAttribute('aria-label', old.getAttribute('aria-label') ?? '');
+    host.resizer.unobserve(old);
+    old.replaceWith(host.canvas);
+    host.resizer.observe(host.canvas);
     this.released = false;
     this.loseContext = null;
-  },
-};
+  }
+}

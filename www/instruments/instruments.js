@@ -77,6 +77,7 @@ export const instrumentMethods = {
   /** Called once a View exists (a new one after a lost context too): hand it the state. */
   viewReady() {
     const view = this.view;
+    this.forceColours_ = null; // a new View's legend: read again when asked
     if (!view) return;
     try {
       view.setColourBy(this.colourBy_ ?? 'heading');

@@ -267,7 +267,7 @@ export const panelMethods = {
     ui.resume = element('button', 'bf-resume', t(touch ? 'resumeTouch' : 'resume'));
     ui.resume.type = 'button';
     // A click anywhere on the cover resumes; its button is the way in for the keyboard.
-    ui.cover.addEventListener('click', () => this.resume());
+    ui.cover.addEventListener('click', () => this.gl.resume());
     ui.cover.append(ui.coverText, ui.resume);
     stage.append(ui.cover);
     return stage;

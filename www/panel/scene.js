@@ -18,11 +18,11 @@ export const sceneMethods = {
     canvas.id = this.idFor('view');
     canvas.tabIndex = 0;
     canvas.setAttribute('role', 'img');
-    canvas.addEventListener('webglcontextlost', (event) => this.onContextLost(event));
-    canvas.addEventListener('webglcontextrestored', () => this.onContextRestored());
+    canvas.addEventListener('webglcontextlost', (event) => this.gl.onContextLost(event));
+    canvas.addEventListener('webglcontextrestored', () => this.gl.onContextRestored());
     attachCameraInput(
       canvas,
-      () => (this.contextLost ? null : this.view),
+      () => (this.gl.lost ? null : this.view),
       () => this.flock,
       this.sceneInput(),
     );
@@ -58,7 +58,7 @@ export const sceneMethods = {
 
   /** The scene's point under the canvas pixel (x, y), in simulation coordinates, or null. */
   pointAt(x, y) {
-    if (!this.flock || !this.view || this.contextLost) return null;
+    if (!this.flock || !this.view || this.gl.lost) return null;
     const point = this.view.worldPointAt(this.flock, x, y);
     return point && point.every(Number.isFinite) ? point : null;
   },
@@ -89,7 +89,7 @@ export const sceneMethods = {
 
   /** Selects the boid whose cone is under the canvas pixel (x, y); whether there was one. */
   pickAt(x, y) {
-    if (!this.flock || !this.view || this.contextLost) return false;
+    if (!this.flock || !this.view || this.gl.lost) return false;
     const id = this.view.pick(this.flock, x, y);
     if (id === undefined) return false;
     if (this.features.has('obstacles')) {
