@@ -42,7 +42,7 @@ import { register, unregister, pool, wake } from './core/loop.js';
 import { makeHandle } from './core/handle.js';
 import { NAMES, quote, settingsMethods, warn } from './lesson/url-sync.js';
 import { panelMethods } from './panel/panel.js';
-import { sceneMethods } from './panel/scene.js';
+import { SceneTools } from './panel/scene.js';
 import { handleKey } from './panel/keys.js';
 import { GlContext } from './core/gl-context.js';
 import { INSTRUMENT_OPTIONS, instrumentMethods } from './instruments/instruments.js';
@@ -121,13 +121,12 @@ export class BoidsFlock extends HTMLElement {
     this.lastSeen = 0;
     /** Simulation steps taken so far (for tests and curious teachers). */
     this.steps = 0;
-    /** The pointer tool: "off", "attract" or "repel" (a press on the scene holds it there). */
-    this.pointerMode = 'off';
     this.features = new Set();
     // The parts that are objects of their own, each given what it needs (issue 41). Every
     // change of a parameter reaches the hub, and what follows one listens there: the
     // `boids-change` event, the address bar, the rewind's next snapshot.
     this.gl = new GlContext(this);
+    this.sceneTools = new SceneTools(this);
     this.hub = new ChangeHub();
     this.rewind = new Rewind(this);
     this.sharing = new StepSharing({
@@ -264,7 +263,7 @@ export class BoidsFlock extends HTMLElement {
     this.url = this.urlMode ? new URLSearchParams(location.search) : new URLSearchParams();
     this.explicit = new Set();
     this.openSet = null;
-    this.keyPointer = null;
+    this.sceneTools.keyPointer = null;
     this.playedOnce = false;
     // Fresh context state (the element may have been removed and added again).
     this.view = null;
@@ -381,15 +380,20 @@ export class BoidsFlock extends HTMLElement {
       },
       rebuild: () => this.rebuild(),
       showKeys: () => this.showKeys(),
-      addObstacle: () => this.addObstacleAhead(),
-      removeObstacle: () => this.removeLastObstacle(),
-      pointer: (mode) => this.toggleKeyPointer(mode),
-      pointerOn: () => Boolean(this.keyPointer),
+      addObstacle: () => this.sceneTools.addObstacleAhead(),
+      removeObstacle: () => this.sceneTools.removeLastObstacle(),
+      pointer: (mode) => this.sceneTools.toggleKeyPointer(mode),
+      pointerOn: () => Boolean(this.sceneTools.keyPointer),
       selectNext: (step) => this.selectNext(step),
       sayFigures: () => this.sayFigures(),
       selected: () => this.selectedId != null,
       unselect: () => this.select(null),
     });
+  }
+
+  /** A canvas for the View, with the camera's and the scene tools' input (panel/scene.js). */
+  makeCanvas() {
+    return this.sceneTools.makeCanvas();
   }
 
   /** The context pool (core/loop.js) needs this instance's context for another one. */
@@ -633,7 +637,6 @@ Object.assign(
   BoidsFlock.prototype,
   settingsMethods,
   panelMethods,
-  sceneMethods,
 );
 // `selectedId` is a getter: copied as a property, not as its value.
 Object.defineProperties(BoidsFlock.prototype, Object.getOwnPropertyDescriptors(instrumentMethods));

@@ -46,6 +46,15 @@ export const GROUPS = [
 const FLAT_LIMIT = 6;
 
 export const panelMethods = {
+  /** The presets' pressed state and the scene's tools, after any change of settings. */
+  syncTools() {
+    if (!this.flock) return;
+    this.ui?.presets?.sync();
+    this.ui?.scene?.sync();
+    this.ui?.predator?.();
+    this.showLegend();
+  },
+
   /** A student moved a control: kept within the lesson's ranges, and told as the user's (events.js). */
   byUser() {
     this.locks.clamp(this.flock);
@@ -90,7 +99,7 @@ export const panelMethods = {
     if (features.has('pointer')) canvasLabel.push(t(touch ? 'canvasPointerTouch' : 'canvasPointer'));
     canvasLabel.push(t('canvasInspect'));
     this.canvas.setAttribute('aria-label', canvasLabel.join(' '));
-    this.canvas.classList.toggle('bf-pointing', features.has('pointer') && this.pointerMode !== 'off');
+    this.canvas.classList.toggle('bf-pointing', features.has('pointer') && this.sceneTools.pointerMode !== 'off');
 
     const stage = this.buildStage({ full, touch, readout, features });
 
@@ -382,8 +391,8 @@ export const panelMethods = {
           this.syncTools();
           wake();
         },
-        getMode: () => this.pointerMode,
-        setMode: (mode) => this.setPointerMode(mode),
+        getMode: () => this.sceneTools.pointerMode,
+        setMode: (mode) => this.sceneTools.setPointerMode(mode),
       });
       return ui.scene.element;
     };

@@ -1,7 +1,8 @@
 // The scene's tools: a click adds an obstacle where it lands, a press held with the pointer
 // tool attracts or repels the flock, and the keyboard does both at the middle of the view
 // (O adds an obstacle there, X takes the last one away, A and D attract and repel until
-// pressed again). Methods mixed into BoidsFlock (boids-embed.js); `this` is the element.
+// pressed again). `SceneTools` is the part: it owns the pointer tool's mode, the pointer the
+// keys hold and the obstacle a double-click may take back.
 
 import { attachCameraInput } from './camera-input.js';
 import { element } from '../core/dom.js';
@@ -12,22 +13,38 @@ const ON_CONE = 6;
 /** Radius of an obstacle added by a click, as a fraction of the world's side. */
 const OBSTACLE_SIZE = 0.075;
 
-export const sceneMethods = {
+export class SceneTools {
+  /**
+   * `host`, the element, for: its flock, View and canvas (`flock`, `view`, `canvas`, `gl`
+   * whose `lost` says the View is gone), the tools it offers (`features`), the panel's parts
+   * it speaks through (`ui.mark`, `ui.scene`, `text`, `syncTools`), ids (`idFor`) and the
+   * inspector (`select`).
+   */
+  constructor(host) {
+    this.host = host;
+    /** The pointer tool: "off", "attract" or "repel" (a press on the scene holds it there). */
+    this.pointerMode = 'off';
+    /** The pointer A or D holds at the middle of the view, or null. */
+    this.keyPointer = null;
+    /** The obstacle the last click added (its number), which a double-click takes back. */
+    this.lastObstacle = null;
+  }
+
   makeCanvas() {
     const canvas = element('canvas', 'bf-canvas');
-    canvas.id = this.idFor('view');
+    canvas.id = this.host.idFor('view');
     canvas.tabIndex = 0;
     canvas.setAttribute('role', 'img');
-    canvas.addEventListener('webglcontextlost', (event) => this.gl.onContextLost(event));
-    canvas.addEventListener('webglcontextrestored', () => this.gl.onContextRestored());
+    canvas.addEventListener('webglcontextlost', (event) => this.host.gl.onContextLost(event));
+    canvas.addEventListener('webglcontextrestored', () => this.host.gl.onContextRestored());
     attachCameraInput(
       canvas,
-      () => (this.gl.lost ? null : this.view),
-      () => this.flock,
+      () => (this.host.gl.lost ? null : this.host.view),
+      () => this.host.flock,
       this.sceneInput(),
     );
     return canvas;
-  },
+  }
 
   // ---- the scene's tools: obstacles by clicking, the pointer by holding ------------------------
 
@@ -35,7 +52,7 @@ export const sceneMethods = {
   sceneInput() {
     return {
       holdMode: (event) => {
-        if (!this.features.has('pointer') || !this.flock || !this.view) return null;
+        if (!this.host.features.has('pointer') || !this.host.flock || !this.host.view) return null;
         if (event.shiftKey) return 'attract';
         if (event.altKey) return 'repel';
         return this.pointerMode === 'off' ? null : this.pointerMode;
@@ -54,121 +71,112 @@ export const sceneMethods = {
       },
       undoClick: () => this.undoObstacle(),
     };
-  },
+  }
 
   /** The scene's point under the canvas pixel (x, y), in simulation coordinates, or null. */
   pointAt(x, y) {
-    if (!this.flock || !this.view || this.gl.lost) return null;
-    const point = this.view.worldPointAt(this.flock, x, y);
+    if (!this.host.flock || !this.host.view || this.host.gl.lost) return null;
+    const point = this.host.view.worldPointAt(this.host.flock, x, y);
     return point && point.every(Number.isFinite) ? point : null;
-  },
+  }
 
   holdPointer(x, y, mode) {
     const point = this.pointAt(x, y);
     if (!point) return;
-    this.flock.setPointer(point[0], point[1], point[2], mode === 'repel');
-    const mark = this.ui?.mark;
+    this.host.flock.setPointer(point[0], point[1], point[2], mode === 'repel');
+    const mark = this.host.ui?.mark;
     if (mark) {
       mark.hidden = false;
       mark.dataset.mode = mode;
       mark.style.transform = `translate(${x}px, ${y}px)`;
     }
     wake();
-  },
+  }
 
   releasePointer() {
-    this.flock?.clearPointer();
-    if (this.ui?.mark) this.ui.mark.hidden = true;
-  },
+    this.host.flock?.clearPointer();
+    if (this.host.ui?.mark) this.host.ui.mark.hidden = true;
+  }
 
   setPointerMode(mode) {
     this.pointerMode = ['attract', 'repel'].includes(mode) ? mode : 'off';
-    this.canvas?.classList.toggle('bf-pointing', this.pointerMode !== 'off');
-    this.syncTools();
-  },
+    this.host.canvas?.classList.toggle('bf-pointing', this.pointerMode !== 'off');
+    this.host.syncTools();
+  }
 
   /** Selects the boid whose cone is under the canvas pixel (x, y); whether there was one. */
   pickAt(x, y) {
-    if (!this.flock || !this.view || this.gl.lost) return false;
-    const id = this.view.pick(this.flock, x, y);
+    if (!this.host.flock || !this.host.view || this.host.gl.lost) return false;
+    const id = this.host.view.pick(this.host.flock, x, y);
     if (id === undefined) return false;
-    if (this.features.has('obstacles')) {
+    if (this.host.features.has('obstacles')) {
       // A click also drops obstacles: only one right on a cone selects it (pick reaches a
       // fingertip around, which in a dense flock would leave no room for a rock).
-      const seen = this.flock.inspect(id);
-      const at = seen && this.view.cssPointOf(this.flock, seen.position[0], seen.position[1], seen.position[2]);
+      const seen = this.host.flock.inspect(id);
+      const at = seen && this.host.view.cssPointOf(this.host.flock, seen.position[0], seen.position[1], seen.position[2]);
       if (!at || Math.hypot(at[0] - x, at[1] - y) > ON_CONE) return false;
     }
-    this.select(id);
+    this.host.select(id);
     return true;
-  },
+  }
 
   /** A click on the scene: an obstacle there, OBSTACLE_SIZE of the world's side across. */
   addObstacleAt(x, y) {
-    if (!this.features.has('obstacles')) return;
+    if (!this.host.features.has('obstacles')) return;
     const point = this.pointAt(x, y);
     if (!point) return;
-    const added = this.flock.addObstacle(point[0], point[1], point[2], OBSTACLE_SIZE * this.flock.worldSize());
-    this.lastObstacle = added ? this.flock.obstacles().length / 4 : null;
-    this.ui.scene?.say(added ? '' : this.text.ui('obstaclesFull'));
-    this.syncTools();
+    const added = this.host.flock.addObstacle(point[0], point[1], point[2], OBSTACLE_SIZE * this.host.flock.worldSize());
+    this.lastObstacle = added ? this.host.flock.obstacles().length / 4 : null;
+    this.host.ui.scene?.say(added ? '' : this.host.text.ui('obstaclesFull'));
+    this.host.syncTools();
     wake();
-  },
+  }
 
   /** A double-click frames the flock: take back the obstacle its first click added. */
   undoObstacle() {
-    const flock = this.flock;
+    const flock = this.host.flock;
     if (!flock || this.lastObstacle == null) return;
     const all = flock.obstacles();
     if (all.length / 4 === this.lastObstacle) flock.removeObstacle(this.lastObstacle - 1);
     this.lastObstacle = null;
-    this.syncTools();
-  },
-
-  /** The presets' pressed state and the scene's tools, after any change of settings. */
-  syncTools() {
-    if (!this.flock) return;
-    this.ui?.presets?.sync();
-    this.ui?.scene?.sync();
-    this.ui?.predator?.();
-    this.showLegend();
-  },
+    this.host.syncTools();
+  }
 
   /** The middle of the canvas, in CSS pixels (where the keyboard's tools act). */
   viewCentre() {
-    return [this.canvas.clientWidth / 2, this.canvas.clientHeight / 2];
-  },
+    return [this.host.canvas.clientWidth / 2, this.host.canvas.clientHeight / 2];
+  }
 
   /** O: an obstacle in the middle of the view. Returns whether the key did something. */
   addObstacleAhead() {
-    if (!this.features.has('obstacles') || !this.flock) return false;
+    if (!this.host.features.has('obstacles') || !this.host.flock) return false;
     this.addObstacleAt(...this.viewCentre());
     this.lastObstacle = null; // no double-click can take this one back
     return true;
-  },
+  }
 
   /** X: takes away the obstacle added last. Returns whether the key did something. */
   removeLastObstacle() {
-    if (!this.features.has('obstacles') || !this.flock) return false;
-    const n = this.flock.obstacles().length / 4;
-    if (n > 0) this.flock.removeObstacle(n - 1);
+    if (!this.host.features.has('obstacles') || !this.host.flock) return false;
+    const n = this.host.flock.obstacles().length / 4;
+    if (n > 0) this.host.flock.removeObstacle(n - 1);
     this.lastObstacle = null;
-    this.syncTools();
+    this.host.syncTools();
     wake();
     return true;
-  },
+  }
 
   /**
    * A and D: attract toward (or repel from) the middle of the view until the same key comes
    * again, the other key switches, or Escape; `mode` null lets go. Returns whether it acted.
    */
   toggleKeyPointer(mode) {
-    if (!this.features.has('pointer') || !this.flock) return false;
+    if (!this.host.features.has('pointer') || !this.host.flock) return false;
     const next = mode && this.keyPointer !== mode ? mode : null;
     this.keyPointer = next;
     if (next) this.holdPointer(...this.viewCentre(), next);
     else this.releasePointer();
-    this.ui?.scene?.say(next ? this.text.ui(next === 'attract' ? 'keyAttracting' : 'keyRepelling') : '');
+    this.host.ui?.scene?.say(next ? this.host.text.ui(next === 'attract' ? 'keyAttracting' : 'keyRepelling') : '');
     return true;
-  },
-};
+  }
+}
