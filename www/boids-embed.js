@@ -45,7 +45,7 @@ import { panelMethods } from './panel/panel.js';
 import { SceneTools } from './panel/scene.js';
 import { handleKey } from './panel/keys.js';
 import { GlContext } from './core/gl-context.js';
-import { INSTRUMENT_OPTIONS, instrumentMethods } from './instruments/instruments.js';
+import { INSTRUMENT_OPTIONS, Instruments } from './instruments/instruments.js';
 import { Contrast } from './panel/contrast.js';
 import { LOCK_OPTIONS, Locks } from './lesson/locks.js';
 import { SETTERS, ParamWatch, emit } from './lesson/events.js';
@@ -126,6 +126,7 @@ export class BoidsFlock extends HTMLElement {
     // change of a parameter reaches the hub, and what follows one listens there: the
     // `boids-change` event, the address bar, the rewind's next snapshot.
     this.gl = new GlContext(this);
+    this.instruments = new Instruments(this);
     this.sceneTools = new SceneTools(this);
     this.hub = new ChangeHub();
     this.rewind = new Rewind(this);
@@ -227,7 +228,7 @@ export class BoidsFlock extends HTMLElement {
       return;
     }
     if (INSTRUMENT_OPTIONS.includes(name)) {
-      this.instrumentOptionChanged(name, value);
+      this.instruments.optionChanged(name, value);
       return;
     }
     if (OPTIONS.includes(name)) {
@@ -294,7 +295,7 @@ export class BoidsFlock extends HTMLElement {
     }
     if (this.flock) {
       this.paramWatch.remember(); // the start is no change: events tell what comes after it
-      this.readInstrumentOptions();
+      this.instruments.readOptions();
       this.rewind.setup(); // the rewind's history, and a moment to start from (timeline.js)
     }
     this.buildUi();
@@ -385,7 +386,7 @@ export class BoidsFlock extends HTMLElement {
       pointer: (mode) => this.sceneTools.toggleKeyPointer(mode),
       pointerOn: () => Boolean(this.sceneTools.keyPointer),
       selectNext: (step) => this.selectNext(step),
-      sayFigures: () => this.sayFigures(),
+      sayFigures: () => this.instruments.sayFigures(),
       selected: () => this.selectedId != null,
       unselect: () => this.select(null),
     });
@@ -394,6 +395,54 @@ export class BoidsFlock extends HTMLElement {
   /** A canvas for the View, with the camera's and the scene tools' input (panel/scene.js). */
   makeCanvas() {
     return this.sceneTools.makeCanvas();
+  }
+
+  // ---- the instruments (instruments/instruments.js) -------------------------------------------
+
+  /** Selects boid `id` (from `flock.ids()`) to inspect, or none with null; whether one has it. */
+  select(id) {
+    return this.instruments.select(id);
+  }
+
+  /** The selected boid's id, or null. */
+  get selectedId() {
+    return this.instruments.selectedId;
+  }
+
+  /** Steps the selection through the boids, the nearest the flock's centre first. */
+  selectNext(direction = 1, options) {
+    return this.instruments.selectNext(direction, options);
+  }
+
+  setColourBy(mode, options) {
+    this.instruments.setColourBy(mode, options);
+  }
+
+  setTrails(on) {
+    this.instruments.setTrails(on);
+  }
+
+  setFollow(on) {
+    this.instruments.setFollow(on);
+  }
+
+  /** Simulated seconds per real second, 0.05–2. */
+  setTimeScale(value, options) {
+    this.instruments.setTimeScale(value, options);
+  }
+
+  get timeScale() {
+    return this.instruments.timeScale;
+  }
+
+  /** The live plot (`plot.csv()`: its series as CSV), or null before the panel has one. */
+  get plot() {
+    return this.instruments.plot;
+  }
+
+  /** A View was made (a new one after a lost context too): the instruments hand it their state. */
+  viewReady() {
+    this.instruments.viewReady();
   }
 
   /** The context pool (core/loop.js) needs this instance's context for another one. */
@@ -516,7 +565,7 @@ export class BoidsFlock extends HTMLElement {
   rebuild() {
     if (!this.flock) return;
     this.select(null); // the boids are numbered afresh: that id is another bird now
-    this.plot?.clear();
+    this.instruments.plot?.clear();
     this.steps = 0;
     this.flock.rebuild();
     this.changed();
@@ -555,7 +604,7 @@ export class BoidsFlock extends HTMLElement {
       // A moment being loaded (`state`, timeline.js): drawn, not stepped, until it arrives.
       if (!this.paused_ && !this.rewind.pending) {
         // Slow motion: `timeScale` simulated seconds per real second (instruments.js).
-        const scale = this.timeScale ?? 1;
+        const scale = this.instruments.timeScale ?? 1;
         const elapsed = this.last == null ? STEP * scale : Math.max(0, (now - this.last) / 1000) * scale;
         this.backlog = (this.backlog ?? 0) + elapsed;
         this.owed = (this.owed ?? 0) + elapsed;
@@ -584,7 +633,7 @@ export class BoidsFlock extends HTMLElement {
       this.lastSeen = now;
       this.view.draw(this.flock);
       this.readouts(now);
-      this.instrumentsFrame(now);
+      this.instruments.frame(now);
       if (this.state === 'loading') {
         this.setState('running');
         this.startHintTimer?.();
@@ -638,8 +687,6 @@ Object.assign(
   settingsMethods,
   panelMethods,
 );
-// `selectedId` is a getter: copied as a property, not as its value.
-Object.defineProperties(BoidsFlock.prototype, Object.getOwnPropertyDescriptors(instrumentMethods));
 
 // The languages the flocks here will show, fetched alongside the wasm (i18n.js): waiting
 // for them (a few KB, long done when the wasm is) keeps the first paint from flashing English.

@@ -175,7 +175,7 @@ test('the plot moves while the flock runs and freezes when paused; the CSV has a
     await waitFrames(page, 2);
     return page.evaluate(() => {
       const el = document.querySelector('boids-flock');
-      return !el.plotDirty && !el.plot.pending;
+      return !el.instruments.plotDirty && !el.plot.pending;
     });
   }, 'the plot drawn its last sample once paused');
   const c = await read();

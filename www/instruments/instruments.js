@@ -3,8 +3,9 @@
 // the View's (src/render: overlay, trails, colour modes); the numbers are the Flock's
 // (`inspect`, `metrics`, `idsByDistanceFromCentre`). This module only wires them to the
 // page: the panel's "Look and instruments" group, the keys N / Shift+N / Esc, a click on a
-// cone, the element's options and the `boidselect` event. Methods mixed into BoidsFlock;
-// `this` is the element.
+// cone, the element's options and the `boidselect` event. `Instruments` is the part: it owns
+// the selection, the look (colour, trails, follow, time scale), the plot and what is said;
+// what it asks of the element is listed at its constructor.
 //
 // Options (attributes, and `embed.html` / shared-link URL parameters):
 //   inspect="<id>"   select that boid (inspect="" or "on": the boid nearest the centre)
@@ -14,6 +15,7 @@
 //   plot             the live plot (the full page's panel always has it)
 
 import { button, element } from '../core/dom.js';
+import { readoutOf } from './readout.js';
 import { isOn, parseNumber } from '../core/settings.js';
 import { MetricsPlot, SERIES, describe } from './plot.js';
 import { Narrator, SAY_EVERY, boidGist, boidWords, sentences } from './narrator.js';
@@ -25,43 +27,51 @@ const READOUT_EVERY = 250;
 const WORDS_EVERY = 4000;
 export const COLOUR_MODES = ['heading', 'species', 'speed', 'neighbours', 'rule'];
 export const MODE_TEXT = { heading: 'colourHeading', species: 'colourSpecies', speed: 'colourSpeed', neighbours: 'colourNeighbours', rule: 'colourRule' };
-const FORCE_TEXT = {
-  separation: 'forceSeparation',
-  alignment: 'forceAlignment',
-  cohesion: 'forceCohesion',
-  cruise: 'forceCruise',
-  walls: 'forceWalls',
-  wind: 'forceWind',
-  hawks: 'forceHawks',
-  obstacles: 'forceObstacles',
-  leader: 'forceLeader',
-  pointer: 'forcePointer',
-  total: 'forceTotal',
-};
-const STRONGEST_TEXT = { separation: 'strongestSeparation', alignment: 'strongestAlignment', cohesion: 'strongestCohesion' };
-
 const warn = (message) => console.warn(`<boids-flock> ${message}`);
-const length = (v) => Math.hypot(v[0], v[1], v[2]);
 
 /** A time scale from text ("0.5", "0,5", "0.5x"), as attributes' numbers are read; undefined when it is none. */
 const parseTimeScale = (raw) => parseNumber(String(raw).trim().toLowerCase().replace(/[x×]$/, ''));
 
-export const instrumentMethods = {
+export class Instruments {
+  /**
+   * `host`, the element, for: its flock, View and steps (`flock`, `view`, `steps`, `paused`,
+   * `state`), its options and words (`option`, `layout`, `text`, `lang_`, `uid`), where the
+   * instruments go (`panelSlot`, `ui.stage`, `ui.keysHelp`, its own class list and children),
+   * its events (`emit`, `dispatchEvent`), the legend (`showLegend`), the address bar
+   * (`scheduleUrl`) and the parameter table (`constructor.params`).
+   */
+  constructor(host) {
+    this.host = host;
+    this.colourBy = null;
+    this.trails = false;
+    this.follow = false;
+    /** The selected boid's id, or null. */
+    this.selected = null;
+    /** Simulated seconds per real second (null: 1). */
+    this.timeScale = null;
+    this.pendingInspect = null;
+    this.plotWanted = false;
+    this.plot = null;
+    this.plotDirty = false;
+    /** The panel's instruments, once built: { readout, boidSaid, follow, colour, trails, time, ... }. */
+    this.parts = null;
+  }
+
   /** Reads the instruments' options (URL over attribute) once the flock and view exist. */
-  readInstrumentOptions() {
-    const colour = this.option('colour-by') ?? this.option('color-by');
+  readOptions() {
+    const colour = this.host.option('colour-by') ?? this.host.option('color-by');
     if (colour != null) this.setColourBy(colour, { where: `colour-by=${JSON.stringify(colour)}` });
-    const trails = this.option('trails');
+    const trails = this.host.option('trails');
     if (trails != null) this.setTrails(isOn(trails));
-    const scale = this.option('time-scale');
+    const scale = this.host.option('time-scale');
     if (scale != null) this.setTimeScale(scale, { where: `time-scale=${JSON.stringify(scale)}` });
-    const inspect = this.option('inspect');
+    const inspect = this.host.option('inspect');
     this.pendingInspect = inspect;
-    this.plotWanted = isOn(this.option('plot')) || this.layout === 'full';
-  },
+    this.plotWanted = isOn(this.host.option('plot')) || this.host.layout === 'full';
+  }
 
   /** An instruments option changed on the element. */
-  instrumentOptionChanged(name, value) {
+  optionChanged(name, value) {
     if (name === 'colour-by' || name === 'color-by') this.setColourBy(value ?? 'heading', { where: `${name}=${JSON.stringify(value)}` });
     else if (name === 'trails') this.setTrails(value != null && isOn(value));
     else if (name === 'time-scale') this.setTimeScale(value ?? TIME_SCALE.default, { where: `time-scale=${JSON.stringify(value)}` });
@@ -69,31 +79,31 @@ export const instrumentMethods = {
       if (value == null) this.select(null);
       else this.selectFromOption(value);
     } else if (name === 'plot') {
-      this.plotWanted = (value != null && isOn(value)) || this.layout === 'full';
-      this.buildInstruments();
+      this.plotWanted = (value != null && isOn(value)) || this.host.layout === 'full';
+      this.build();
     }
-  },
+  }
 
   /** Called once a View exists (a new one after a lost context too): hand it the state. */
   viewReady() {
-    const view = this.view;
+    const view = this.host.view;
     this.forceColours_ = null; // a new View's legend: read again when asked
     if (!view) return;
     try {
-      view.setColourBy(this.colourBy_ ?? 'heading');
-      view.setTrails(Boolean(this.trails_));
-      view.setFollow(Boolean(this.follow_));
-      if (this.selected_ != null) view.select(this.flock, this.selected_);
+      view.setColourBy(this.colourBy ?? 'heading');
+      view.setTrails(Boolean(this.trails));
+      view.setFollow(Boolean(this.follow));
+      if (this.selected != null) view.select(this.host.flock, this.selected);
     } catch (error) {
-      if (this.state !== 'error') throw error;
+      if (this.host.state !== 'error') throw error;
     }
-    if (this.pendingInspect != null && this.flock) {
+    if (this.pendingInspect != null && this.host.flock) {
       const wanted = this.pendingInspect;
       this.pendingInspect = null;
       this.selectFromOption(wanted);
     }
-    this.showLegend();
-  },
+    this.host.showLegend();
+  }
 
   selectFromOption(raw) {
     const text = String(raw).trim().toLowerCase();
@@ -111,7 +121,7 @@ export const instrumentMethods = {
       return;
     }
     if (!this.select(id)) warn(`inspect=${id}: no boid has that id; ignored`);
-  },
+  }
 
   // ---- the public API ------------------------------------------------------------------------
 
@@ -121,65 +131,65 @@ export const instrumentMethods = {
    * changes.
    */
   select(id) {
-    if (!this.flock) return false;
+    if (!this.host.flock) return false;
     if (id == null) {
-      const had = this.selected_ != null;
-      this.selected_ = null;
-      this.view?.select(this.flock, null);
+      const had = this.selected != null;
+      this.selected = null;
+      this.host.view?.select(this.host.flock, null);
       if (had) this.selectionChanged();
       return false;
     }
     if (typeof id !== 'number' || !Number.isInteger(id) || id < 0 || id > 0xffffffff) {
       throw new TypeError(`<boids-flock>.select: id must be a whole number from flock.ids() or null, got ${String(id)}`);
     }
-    if (this.flock.inspect(id) == null) return false;
-    const changed = this.selected_ !== id;
-    this.selected_ = id;
-    this.view?.select(this.flock, id);
+    if (this.host.flock.inspect(id) == null) return false;
+    const changed = this.selected !== id;
+    this.selected = id;
+    this.host.view?.select(this.host.flock, id);
     if (changed) this.selectionChanged();
     return true;
-  },
+  }
 
   /** The selected boid's id, or null. */
   get selectedId() {
-    return this.selected_ ?? null;
-  },
+    return this.selected ?? null;
+  }
 
   /** Steps the selection through the boids, the nearest the flock's centre first. */
   selectNext(direction = 1, { restart = false } = {}) {
-    if (!this.flock || this.flock.count() === 0) return false;
-    const order = this.flock.idsByDistanceFromCentre();
-    let at = restart || this.selected_ == null ? -1 : order.indexOf(this.selected_);
+    if (!this.host.flock || this.host.flock.count() === 0) return false;
+    const order = this.host.flock.idsByDistanceFromCentre();
+    let at = restart || this.selected == null ? -1 : order.indexOf(this.selected);
     if (at < 0 && direction < 0) at = 0;
     const next = order[(at + direction + order.length) % order.length];
     return this.select(next);
-  },
+  }
 
   setColourBy(raw, { where = 'colourBy' } = {}) {
     const mode = String(raw).trim().toLowerCase();
     if (!COLOUR_MODES.includes(mode)) {
-      warn(`${where} is not a colour mode (${COLOUR_MODES.join(', ')}); keeping ${this.colourBy_ ?? 'heading'}`);
+      warn(`${where} is not a colour mode (${COLOUR_MODES.join(', ')}); keeping ${this.colourBy ?? 'heading'}`);
       return;
     }
-    this.colourBy_ = mode;
-    this.view?.setColourBy(mode);
-    if (this.ui?.instruments?.colour) this.ui.instruments.colour.value = mode;
-    this.showLegend();
-    this.scheduleUrl?.();
-  },
+    this.colourBy = mode;
+    this.host.view?.setColourBy(mode);
+    if (this.parts?.colour) this.parts.colour.value = mode;
+    this.host.showLegend();
+    this.host.scheduleUrl?.();
+  }
 
   setTrails(on) {
-    this.trails_ = Boolean(on);
-    this.view?.setTrails(this.trails_);
-    if (this.ui?.instruments?.trails) this.ui.instruments.trails.checked = this.trails_;
-    this.scheduleUrl?.();
-  },
+    this.trails = Boolean(on);
+    this.host.view?.setTrails(this.trails);
+    if (this.parts?.trails) this.parts.trails.checked = this.trails;
+    this.host.scheduleUrl?.();
+  }
 
   setFollow(on) {
-    this.follow_ = Boolean(on);
-    this.view?.setFollow(this.follow_);
-    if (this.ui?.instruments?.follow) this.ui.instruments.follow.checked = this.follow_;
-  },
+    this.follow = Boolean(on);
+    this.host.view?.setFollow(this.follow);
+    if (this.parts?.follow) this.parts.follow.checked = this.follow;
+  }
 
   /** Simulated seconds per real second, 0.05–2 (out of range: clamped, with a warning). */
   setTimeScale(raw, { where = 'timeScale' } = {}) {
@@ -191,51 +201,51 @@ export const instrumentMethods = {
     const clamped = Math.min(TIME_SCALE.max, Math.max(TIME_SCALE.min, value));
     if (clamped !== value) warn(`${where} is outside ${TIME_SCALE.min}–${TIME_SCALE.max}; using ${clamped}`);
     this.timeScale = clamped;
-    const slider = this.ui?.instruments?.time;
+    const slider = this.parts?.time;
     if (slider) {
       slider.value = String(clamped);
-      this.ui.instruments.timeOut.textContent = this.formatScale(clamped);
+      this.parts.timeOut.textContent = this.formatScale(clamped);
     }
-    this.scheduleUrl?.();
-  },
+    this.host.scheduleUrl?.();
+  }
 
   formatScale(value) {
-    return `${new Intl.NumberFormat(this.lang_, { maximumFractionDigits: 2 }).format(value)}×`;
-  },
+    return `${new Intl.NumberFormat(this.host.lang_, { maximumFractionDigits: 2 }).format(value)}×`;
+  }
 
   /** The instruments' options for a shared link (only what differs from the defaults). */
-  instrumentQuery(query) {
+  query(query) {
     for (const name of INSTRUMENT_OPTIONS) query.delete(name);
-    if (this.colourBy_ && this.colourBy_ !== 'heading') query.set('colour-by', this.colourBy_);
-    if (this.trails_) query.set('trails', '1');
+    if (this.colourBy && this.colourBy !== 'heading') query.set('colour-by', this.colourBy);
+    if (this.trails) query.set('trails', '1');
     if (this.timeScale != null && this.timeScale !== 1) query.set('time-scale', String(this.timeScale));
-    if (this.selected_ != null) query.set('inspect', String(this.selected_));
-  },
+    if (this.selected != null) query.set('inspect', String(this.selected));
+  }
 
   /** `boidselect` (kept for the pages that listen to it) and `boids-select` (events.js). */
   announceSelection(id) {
-    this.dispatchEvent(new CustomEvent('boidselect', { detail: { id }, bubbles: true }));
-    this.emit('boids-select', { id });
-  },
+    this.host.dispatchEvent(new CustomEvent('boidselect', { detail: { id }, bubbles: true }));
+    this.host.emit('boids-select', { id });
+  }
 
   selectionChanged() {
-    this.announceSelection(this.selected_ ?? null);
+    this.announceSelection(this.selected ?? null);
     this.readoutAt = 0;
     this.boidGist = null; // said at once
     this.showReadout();
-    this.scheduleUrl?.();
-  },
+    this.host.scheduleUrl?.();
+  }
 
   // ---- the panel -----------------------------------------------------------------------------
 
   /** Builds the instruments into the panel's "look" group (again after every panel build). */
-  buildInstruments() {
-    const t = (key) => this.text.ui(key);
-    const slot = this.panelSlot?.('look') ?? null;
-    const ids = (name) => `${this.uid}-${name}`;
+  build() {
+    const t = (key) => this.host.text.ui(key);
+    const slot = this.host.panelSlot?.('look') ?? null;
+    const ids = (name) => `${this.host.uid}-${name}`;
     const parts = { readout: null };
     // The readout sits over the stage in a compact embed (no group to hold it).
-    const readoutHost = slot ?? this.ui?.stage;
+    const readoutHost = slot ?? this.host.ui?.stage;
     if (!readoutHost) return;
 
     const readout = element('div', 'bf-inspector');
@@ -258,7 +268,7 @@ export const instrumentMethods = {
       const followLabel = element('label', 'bf-check');
       const follow = element('input');
       follow.type = 'checkbox';
-      follow.checked = Boolean(this.follow_);
+      follow.checked = Boolean(this.follow);
       follow.addEventListener('change', () => this.setFollow(follow.checked));
       followLabel.title = t('followTitle');
       followLabel.append(follow, ` ${t('follow')}`);
@@ -276,14 +286,14 @@ export const instrumentMethods = {
         option.value = mode;
         colour.append(option);
       }
-      colour.value = this.colourBy_ ?? 'heading';
+      colour.value = this.colourBy ?? 'heading';
       colour.addEventListener('change', () => this.setColourBy(colour.value));
       colourLabel.append(`${t('colourBy')} `, colour);
       const trailsLabel = element('label', 'bf-check');
       const trails = element('input');
       trails.type = 'checkbox';
       trails.id = ids('trails');
-      trails.checked = Boolean(this.trails_);
+      trails.checked = Boolean(this.trails);
       trails.addEventListener('change', () => this.setTrails(trails.checked));
       trailsLabel.append(trails, ` ${t('trailsLabel')}`);
       look.append(colourLabel, trailsLabel);
@@ -308,18 +318,18 @@ export const instrumentMethods = {
       if (this.plotWanted) slot.append(this.buildPlot(parts));
     } else {
       readout.classList.add('bf-inspector-over');
-      this.ui.stage.append(readout, boidSaid);
+      this.host.ui.stage.append(readout, boidSaid);
       // A compact embed with `plot`: the plot goes below everything else.
-      if (this.plotWanted) this.insertBefore(this.buildPlot(parts), this.ui.keysHelp?.dialog ?? null);
+      if (this.plotWanted) this.host.insertBefore(this.buildPlot(parts), this.host.ui.keysHelp?.dialog ?? null);
     }
-    this.classList.toggle('bf-with-plot', Boolean(this.plotWanted && !slot));
-    this.ui.instruments = parts;
+    this.host.classList.toggle('bf-with-plot', Boolean(this.plotWanted && !slot));
+    this.parts = parts;
     this.showReadout();
-  },
+  }
 
   /** The live plot, its legend, its words and the CSV button, as one <figure>. */
   buildPlot(parts) {
-    const t = (key) => this.text.ui(key);
+    const t = (key) => this.host.text.ui(key);
     const figure = element('figure', 'bf-plot');
     const caption = element('figcaption', null, t('plotTitle'));
     const canvas = element('canvas', 'bf-plot-canvas');
@@ -341,66 +351,66 @@ export const instrumentMethods = {
     const csv = button('bf-csv', t('downloadCsv'), () => this.downloadCsv());
     csv.title = t('downloadCsvTitle');
     figure.append(caption, canvas, legend, said, words, csv);
-    this.plot ??= new MetricsPlot(canvas, this.constructor.params);
+    this.plot ??= new MetricsPlot(canvas, this.host.constructor.params);
     this.plot.canvas = canvas;
     this.plotDirty = true;
     parts.words = words;
     parts.said = said;
     parts.plotCanvas = canvas;
     return figure;
-  },
+  }
 
   // ---- every frame ---------------------------------------------------------------------------
 
   /** After each drawn frame: the plot's samples, the readout and the words, now and then. */
-  instrumentsFrame(now) {
+  frame(now) {
     if (this.plot) {
-      const time = this.steps / 60;
+      const time = this.host.steps / 60;
       // A piece of the plot's survey for each step this frame took (none between the steps
       // of slow motion).
-      const steps = Math.max(0, this.steps - (this.plotSteps ?? this.steps));
-      this.plotSteps = this.steps;
-      if (this.plot.sample(this.flock, time, { paused: this.paused, steps })) {
+      const steps = Math.max(0, this.host.steps - (this.plotSteps ?? this.host.steps));
+      this.plotSteps = this.host.steps;
+      if (this.plot.sample(this.host.flock, time, { paused: this.host.paused, steps })) {
         this.plotDirty = true;
         const { metrics, params } = this.plot.latest();
         this.narrator ??= new Narrator();
         const said = this.narrator.hear(metrics, params.predators, now);
-        if (said) this.say(sentences(said, this.text, this.lang_));
+        if (said) this.say(sentences(said, this.host.text, this.host.lang_));
       }
     }
     if (now - (this.readoutAt ?? 0) < READOUT_EVERY) return;
     this.readoutAt = now;
     this.showReadout();
-    if (this.plot && this.plotDirty && this.ui?.instruments?.plotCanvas) {
+    if (this.plot && this.plotDirty && this.parts?.plotCanvas) {
       this.plotDirty = false;
       this.plot.draw();
     }
-    if (now - (this.wordsAt ?? 0) >= WORDS_EVERY && this.ui?.instruments?.words) {
+    if (now - (this.wordsAt ?? 0) >= WORDS_EVERY && this.parts?.words) {
       this.wordsAt = now;
       const latest = this.plot?.latest();
-      if (latest) this.ui.instruments.words.textContent = describe(latest.metrics, this.text, this.lang_);
+      if (latest) this.parts.words.textContent = describe(latest.metrics, this.host.text, this.host.lang_);
     }
-  },
+  }
 
   /** Says `words` in the flock's live region (`figures`: M asked for them). */
   say(words) {
-    const said = this.ui?.instruments?.said;
+    const said = this.parts?.said;
     if (said) said.textContent = words;
-  },
+  }
 
   /** The flock's figures now, said (the M key); false without a plot to take them from. */
   sayFigures() {
     const latest = this.plot?.latest();
-    if (!latest || !this.ui?.instruments?.said) return false;
+    if (!latest || !this.parts?.said) return false;
     // The same words twice are said twice: a change of text is what a reader hears.
-    const words = describe(latest.metrics, this.text, this.lang_);
-    this.say(this.ui.instruments.said.textContent === words ? `${words}\u00a0` : words);
+    const words = describe(latest.metrics, this.host.text, this.host.lang_);
+    this.say(this.parts.said.textContent === words ? `${words}\u00a0` : words);
     return true;
-  },
+  }
 
   /** The selected boid in its live region: at once when chosen, then when its gist changes. */
   sayBoid(seen, now = performance.now()) {
-    const box = this.ui?.instruments?.boidSaid;
+    const box = this.parts?.boidSaid;
     if (!box) return;
     const gist = seen ? boidGist(seen) : 'none';
     if (gist === this.boidGist || (this.boidGist != null && now - (this.boidSaidAt ?? 0) < SAY_EVERY)) return;
@@ -408,23 +418,23 @@ export const instrumentMethods = {
     this.boidGist = gist;
     this.boidSaidAt = now;
     if (!seen && first && !box.textContent) return; // nothing was said: nothing to take back
-    box.textContent = seen ? boidWords(seen, this.text, this.lang_) : this.text.ui('inspectorNone');
-  },
+    box.textContent = seen ? boidWords(seen, this.host.text, this.host.lang_) : this.host.text.ui('inspectorNone');
+  }
 
   /** The selected boid in numbers and words. */
   showReadout() {
-    const parts = this.ui?.instruments;
+    const parts = this.parts;
     const box = parts?.readout;
-    if (!box || !this.flock) return;
-    const t = (key) => this.text.ui(key);
-    if (parts.release) parts.release.disabled = this.selected_ == null;
-    const seen = this.selected_ == null ? null : this.flock.inspect(this.selected_);
+    if (!box || !this.host.flock) return;
+    const t = (key) => this.host.text.ui(key);
+    if (parts.release) parts.release.disabled = this.selected == null;
+    const seen = this.selected == null ? null : this.host.flock.inspect(this.selected);
     box.hidden = !seen && box.classList.contains('bf-inspector-over');
     if (!seen) {
-      if (this.selected_ != null) {
+      if (this.selected != null) {
         // The boid is gone (a smaller count, a rebuild): let go of it.
-        this.selected_ = null;
-        this.view?.select(this.flock, null);
+        this.selected = null;
+        this.host.view?.select(this.host.flock, null);
         this.announceSelection(null);
       }
       box.replaceChildren(element('p', 'bf-inspector-none', t('inspectorNone')));
@@ -432,50 +442,22 @@ export const instrumentMethods = {
       return;
     }
     this.sayBoid(seen);
-    const number = new Intl.NumberFormat(this.lang_, { maximumFractionDigits: 1 });
-    const colours = this.forceColours();
-    const title = element('p', 'bf-inspector-title');
-    title.append(element('strong', null, t('boidId').replace('{id}', String(seen.id))));
-    const strongest = seen.strongest ? t(STRONGEST_TEXT[seen.strongest]) : t('strongestOther');
-    title.append(` — ${strongest}`);
-    const facts = element(
-      'p',
-      'bf-inspector-facts',
-      `${t('neighboursHeeded')
-        .replace('{n}', number.format(seen.heeded.length))
-        .replace('{close}', number.format(seen.tooClose.length))
-        .replace('{unseen}', number.format(seen.unseen.length))} · ${t('speedNow').replace('{v}', number.format(seen.speed))}`,
-    );
-    const list = element('ul', 'bf-forces');
-    for (const [name, key] of Object.entries(FORCE_TEXT)) {
-      const term = seen.terms[name];
-      const vector = term?.weighted ?? term;
-      if (!vector) continue;
-      const size = length(vector);
-      if (name !== 'total' && !['separation', 'alignment', 'cohesion'].includes(name) && size < 1e-4) continue;
-      const item = element('li');
-      item.dataset.force = name;
-      const swatch = element('span', 'bf-force-swatch');
-      swatch.style.background = colours[name] ?? '#fff';
-      item.append(swatch, `${t(key)} `, element('span', 'bf-force-size', number.format(size)));
-      list.append(item);
-    }
-    box.replaceChildren(title, facts, list);
-  },
+    box.replaceChildren(...readoutOf(seen, this.host.text, this.host.lang_, this.forceColours()));
+  }
 
   /** The arrows' colours (the View's legend), by force name. */
   forceColours() {
     if (!this.forceColours_) {
       this.forceColours_ = {};
       try {
-        for (const { name, colour } of this.view?.legend()?.forces ?? []) this.forceColours_[name] = colour;
+        for (const { name, colour } of this.host.view?.legend()?.forces ?? []) this.forceColours_[name] = colour;
       } catch {
         // no view yet: plain swatches until there is one
       }
       if (Object.keys(this.forceColours_).length === 0) return {};
     }
     return this.forceColours_;
-  },
+  }
 
   /** The plot's series as a CSV file. */
   downloadCsv() {
@@ -483,8 +465,8 @@ export const instrumentMethods = {
     const blob = new Blob([this.plot.csv()], { type: 'text/csv' });
     const link = element('a');
     link.href = URL.createObjectURL(blob);
-    link.download = `boids-seed${this.flock?.seed?.() ?? ''}.csv`;
+    link.download = `boids-seed${this.host.flock?.seed?.() ?? ''}.csv`;
     link.click();
     setTimeout(() => URL.revokeObjectURL(link.href), 1000);
-  },
-};
+  }
+}

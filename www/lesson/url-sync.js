@@ -187,7 +187,7 @@ export const settingsMethods = {
     query.delete('open');
     const open = this.openGroups();
     if (open.size > 0) query.set('open', [...open].join(' '));
-    this.instrumentQuery?.(query);
+    this.instruments.query(query);
     this.contrast.query(query);
     url.search = query.toString();
     return url.href;

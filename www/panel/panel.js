@@ -198,7 +198,7 @@ export const panelMethods = {
     this.showCount();
     this.showCover();
     this.showLegend();
-    this.buildInstruments();
+    this.instruments.build();
     this.contrast.apply();
     this.locks.show(this, this.text, this.ui?.presets?.element);
     // For modules that put controls into a group (panelSlot): the panel is new, add them again.
@@ -552,7 +552,7 @@ export const panelMethods = {
     if (!legend || !this.flock) return;
     let mode = null;
     try {
-      mode = this.colourBy_ ?? null;
+      mode = this.instruments.colourBy ?? null;
     } catch {
       mode = null;
     }
