@@ -40,7 +40,7 @@ import { PRESETS, SPECS, build, errorText, initError, isTrap, panicMessage, vers
 import { writeParam, OPTIONS, isOn } from './core/settings.js';
 import { register, unregister, pool, wake } from './core/loop.js';
 import { makeHandle } from './core/handle.js';
-import { NAMES, quote, settingsMethods, warn } from './lesson/url-sync.js';
+import { NAMES, quote, Settings, warn } from './lesson/url-sync.js';
 import { panelMethods } from './panel/panel.js';
 import { SceneTools } from './panel/scene.js';
 import { handleKey } from './panel/keys.js';
@@ -125,6 +125,7 @@ export class BoidsFlock extends HTMLElement {
     // The parts that are objects of their own, each given what it needs (issue 41). Every
     // change of a parameter reaches the hub, and what follows one listens there: the
     // `boids-change` event, the address bar, the rewind's next snapshot.
+    this.settings = new Settings(this);
     this.gl = new GlContext(this);
     this.instruments = new Instruments(this);
     this.sceneTools = new SceneTools(this);
@@ -132,7 +133,7 @@ export class BoidsFlock extends HTMLElement {
     this.rewind = new Rewind(this);
     this.sharing = new StepSharing({
       getFlock: () => this.flock,
-      asked: () => this.getAttribute('threads') ?? this.url?.get('threads'),
+      asked: () => this.getAttribute('threads') ?? this.settings.url.get('threads'),
       canTakeIn: () => this.active() && !this.paused_ && !this.rewind.pending,
       owed: () => this.backlog,
       beforeHandOut: () => this.rewind.keep(),
@@ -194,7 +195,7 @@ export class BoidsFlock extends HTMLElement {
     }
     if (name === 'preset') {
       // Set later, a preset applies like its button; taken away, the values stay.
-      const preset = value == null ? null : this.applyPresetSetting(value, `preset=${quote(value)}`);
+      const preset = value == null ? null : this.settings.applyPresetSetting(value, `preset=${quote(value)}`);
       if (preset) {
         this.emit('boids-preset', { name: preset.name, source: 'api' });
         this.changed();
@@ -233,10 +234,10 @@ export class BoidsFlock extends HTMLElement {
     }
     if (OPTIONS.includes(name)) {
       if (name === 'lang') {
-        this.chooseLang();
+        this.settings.chooseLang();
         this.scheduleUrl();
       }
-      if (name === 'open') this.openSet = null; // read again from the attribute
+      if (name === 'open') this.settings.openSet = null; // read again from the attribute
       this.buildUi();
       return;
     }
@@ -248,9 +249,9 @@ export class BoidsFlock extends HTMLElement {
     if (!found) return;
     if (value == null) {
       writeParam(this.flock, found.spec, found.spec.default);
-      this.explicit.delete(found.spec.name);
+      this.settings.explicit.delete(found.spec.name);
     } else {
-      this.apply(found, value, `${name}=${quote(value)}`);
+      this.settings.apply(found, value, `${name}=${quote(value)}`);
     }
     this.changed();
   }
@@ -259,11 +260,7 @@ export class BoidsFlock extends HTMLElement {
     this.uid = `boids-flock-${++serial}`;
     this.isPage = this.hasAttribute('page');
     this.layout = this.getAttribute('layout') === 'full' ? 'full' : 'compact';
-    const urlMode = this.getAttribute('url');
-    this.urlMode = urlMode === 'sync' || urlMode === 'read' ? urlMode : null;
-    this.url = this.urlMode ? new URLSearchParams(location.search) : new URLSearchParams();
-    this.explicit = new Set();
-    this.openSet = null;
+    this.settings.setup();
     this.sceneTools.keyPointer = null;
     this.playedOnce = false;
     // Fresh context state (the element may have been removed and added again).
@@ -271,7 +268,7 @@ export class BoidsFlock extends HTMLElement {
     this.gl.reset();
     this.coverReason = null;
     this.message = null;
-    this.chooseLang();
+    this.settings.chooseLang();
     this.locks.read(); // before the flock: createFlock brings its values into the ranges
     if (this.isPage && !this.pageHooks) this.catchPageErrors();
 
@@ -286,7 +283,7 @@ export class BoidsFlock extends HTMLElement {
     let error = initError;
     if (!error) {
       try {
-        this.flock = this.createFlock();
+        this.flock = this.settings.createFlock();
       } catch (thrown) {
         this.flock?.free();
         this.flock = null;
@@ -306,7 +303,7 @@ export class BoidsFlock extends HTMLElement {
     if (this.isPage) window.flock = this.flock;
 
     const paused =
-      this.hasAttribute('paused') ? isOn(this.getAttribute('paused')) : isOn(this.url.get('paused'));
+      this.hasAttribute('paused') ? isOn(this.getAttribute('paused')) : isOn(this.settings.url.get('paused'));
     this.startedPaused = paused || reducedMotion();
     this.applying = true;
     this.toggleAttribute('paused', this.startedPaused);
@@ -325,7 +322,7 @@ export class BoidsFlock extends HTMLElement {
     this.letGo(() => this.flock?.free());
     this.flock = null;
     if (this.isPage) window.flock = window.view = undefined;
-    clearTimeout(this.urlTimer);
+    this.settings.stop();
     this.gl.cancelTimers();
   }
 
@@ -339,7 +336,51 @@ export class BoidsFlock extends HTMLElement {
 
   /** The interface language in use: "en", "uk", "pl" or "ru". */
   get language() {
-    return this.lang_;
+    return this.settings.lang;
+  }
+
+  // ---- settings, language and links (lesson/url-sync.js) ------------------------------------
+
+  /** The words of the interface language (i18n/texts.js), and its code. */
+  get text() {
+    return this.settings.text;
+  }
+
+  get lang_() {
+    return this.settings.lang;
+  }
+
+  /** An option's raw value: the URL (url mode) over the attribute; for `lang` the other way round. */
+  option(name) {
+    return this.settings.option(name);
+  }
+
+  /** Sliders, count and address bar after a change of settings. */
+  changed() {
+    this.settings.changed();
+  }
+
+  /** A link to the full page with every setting that differs from its default, and the seed. */
+  shareUrl() {
+    return this.settings.shareUrl();
+  }
+
+  /** Read by the Experiment group (experiment/): how this element takes its settings. */
+  get urlMode() {
+    return this.settings.urlMode;
+  }
+
+  get explicit() {
+    return this.settings.explicit;
+  }
+
+  get langExplicit() {
+    return this.settings.langExplicit;
+  }
+
+  /** The address bar follows the settings (url="sync"), a moment after the last change. */
+  scheduleUrl() {
+    this.settings.scheduleUrl();
   }
 
   // ---- the rewind (lesson/timeline.js) ----------------------------------------------------
@@ -684,7 +725,6 @@ export class BoidsFlock extends HTMLElement {
 // scene's tools, the keyboard, the WebGL context, the projector look, locks and ranges, events.
 Object.assign(
   BoidsFlock.prototype,
-  settingsMethods,
   panelMethods,
 );
 

@@ -42,7 +42,7 @@ export class Rewind {
    * `host`, the element, for: its flock (`flock`, and `swapIn`/`letGo` to replace it), its
    * steps (`steps`, `step()`, `paused`), what follows a change (`changed()`, the parts
    * `sharing`, `paramWatch`, `plot`), its events (`emit`), words and ids (`text`, `lang_`,
-   * `idFor`, `option`, `layout`, `ui.stage`) and its link (`shareUrl`).
+   * `idFor`, `option`, `layout`, `ui.stage`, `settings.urlMode`) and its link (`shareUrl`).
    */
   constructor(host) {
     this.host = host;
@@ -64,7 +64,7 @@ export class Rewind {
     this.dirty = false;
     this.onPanel ??= () => this.buildBar();
     host.addEventListener('boids-flock:panel', this.onPanel);
-    const source = host.getAttribute('state') ?? (host.urlMode ? stateInHash() : null);
+    const source = host.getAttribute('state') ?? (host.settings.urlMode ? stateInHash() : null);
     if (source) this.loadState(source);
   }
 

@@ -1,7 +1,9 @@
 // Settings in and out: attributes and the URL into the flock (names and values checked,
 // never evaluated), the language, and the link that gives them back (the address bar with
 // url="sync", the Copy link button). Also which panel groups are open (`open`), so a shared
-// link opens the same groups. Methods mixed into BoidsFlock (boids-embed.js).
+// link opens the same groups. `Settings` is the part: it owns the URL it reads, which values
+// were set on purpose, the open groups, the language chosen and the address bar's timer;
+// what it asks of the element is listed at its constructor.
 
 import { Flock, PRESETS, SPECS } from '../core/wasm-load.js';
 import { langOf, loadLang, texts } from '../i18n/texts.js';
@@ -26,14 +28,47 @@ export function quote(raw) {
   return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
 }
 
-export const settingsMethods = {
+export class Settings {
+  /**
+   * `host`, the element, for: its attributes (`getAttribute`, `attributes`, `isPage`), its
+   * flock (`flock`, set by `createFlock`; `watch` makes its handle), the lesson's ranges
+   * (`locks`), the panel it rebuilds or refreshes (`buildUi`, `syncControls`, `showCount`,
+   * `ui` for the Copy link button), and the parts that add to a link (`contrast`,
+   * `instruments`).
+   */
+  constructor(host) {
+    this.host = host;
+    this.urlMode = null;
+    this.url = new URLSearchParams();
+    /** The parameters set on purpose (an attribute, a preset, a slider): kept in links. */
+    this.explicit = new Set();
+    this.openSet = null;
+    this.urlTimer = null;
+    this.langExplicit = false;
+    this.lang = 'en';
+    this.text = texts('en');
+  }
+
+  /** Reads `url` (once, at set-up): "read" and "sync" take settings from this document's URL. */
+  setup() {
+    const urlMode = this.host.getAttribute('url');
+    this.urlMode = urlMode === 'sync' || urlMode === 'read' ? urlMode : null;
+    this.url = this.urlMode ? new URLSearchParams(location.search) : new URLSearchParams();
+    this.explicit = new Set();
+    this.openSet = null;
+  }
+
+  /** Stops the address bar's pending write (the element leaves the page). */
+  stop() {
+    clearTimeout(this.urlTimer);
+  }
 
   /** An option's raw value: the URL (url mode) over the attribute; for `lang` the other way round. */
   option(name) {
     const fromUrl = this.url.has(name) ? this.url.get(name) : null;
-    const fromAttribute = this.getAttribute(name);
+    const fromAttribute = this.host.getAttribute(name);
     return name === 'lang' ? (fromAttribute ?? fromUrl) : (fromUrl ?? fromAttribute);
-  },
+  }
 
   /** Settings from attributes, then the URL: name → [raw, where]. */
   collectSettings() {
@@ -43,38 +78,38 @@ export const settingsMethods = {
       if (found?.missing) warn(`${where}: this build has no "${found.missing}" parameter; ignored`);
       else if (found) settings.set(found.spec.name, [found, raw, where]);
     };
-    for (const { name, value } of this.attributes) take(name, value, `${name}=${quote(value)}`);
+    for (const { name, value } of this.host.attributes) take(name, value, `${name}=${quote(value)}`);
     for (const [key, value] of this.url) take(key, value, `?${key}=${quote(value)}`);
     return settings;
-  },
+  }
 
   /** Parses and sets one setting; a value that is not a number or known word changes nothing. */
   apply(found, raw, where) {
     const { spec } = found;
     const value = found.parse(raw);
     if (value === undefined) {
-      const current = formatNumber(readParam(this.flock, spec));
+      const current = formatNumber(readParam(this.host.flock, spec));
       const expected = spec.kind === 'toggle' ? 'on/off, 1/0 or true/false' : `a number from ${spec.min} to ${spec.max}`;
       warn(`${where} is not a valid ${spec.name} (${expected}); keeping ${current}`);
       return false;
     }
-    this.warnClamped(where, spec, value, writeParam(this.flock, spec, value));
+    this.warnClamped(where, spec, value, writeParam(this.host.flock, spec, value));
     this.explicit.add(spec.name);
     return true;
-  },
+  }
 
   /** The console warning for a setting the flock clamped into its parameter's range. */
   warnClamped(where, spec, value, applied) {
     if (spec.kind !== 'toggle' && Math.abs(applied - value) > spec.step / 2) {
       warn(`${where}: ${spec.name} runs from ${spec.min} to ${spec.max}; using ${formatNumber(applied)}`);
     }
-  },
+  }
 
   /** Sets every value of `preset` (one of `PRESETS`), each as set on purpose. */
   applyPreset(preset) {
-    this.flock.applyPreset(preset.name);
+    this.host.flock.applyPreset(preset.name);
     for (const name of Object.keys(preset.values)) this.explicit.add(name);
-  },
+  }
 
   /**
    * Applies the preset named `raw` (any case: "fishball" is the fish ball), as its button
@@ -90,7 +125,7 @@ export const settingsMethods = {
     }
     this.applyPreset(preset);
     return preset;
-  },
+  }
 
   createFlock() {
     const settings = this.collectSettings();
@@ -111,8 +146,8 @@ export const settingsMethods = {
       const value = initial.get(spec)?.value;
       return value === undefined ? undefined : Math.min(spec.max, Math.max(spec.min, value));
     };
-    const flock = this.watch(new Flock(start(COUNT) ?? COUNT.default, SEED ? start(SEED) : undefined), true);
-    this.flock = flock;
+    const flock = this.host.watch(new Flock(start(COUNT) ?? COUNT.default, SEED ? start(SEED) : undefined), true);
+    this.host.flock = flock;
     for (const [spec, { value, where }] of initial) {
       this.explicit.add(spec.name);
       this.warnClamped(where, spec, value, readParam(flock, spec));
@@ -128,42 +163,42 @@ export const settingsMethods = {
     if (presetInUrl) applyAll(rest.filter((entry) => !fromUrl(entry)));
     if (preset != null) this.applyPresetSetting(preset, presetInUrl ? `?preset=${quote(preset)}` : `preset=${quote(preset)}`);
     applyAll(presetInUrl ? rest.filter(fromUrl) : rest);
-    this.locks.clamp(flock); // the lesson's `ranges` (locks.js) over the values given
+    this.host.locks.clamp(flock); // the lesson's `ranges` (locks.js) over the values given
     // The start is "scattered from the seed with these settings", so a shared link (same
     // values, same seed) starts exactly where Rebuild would.
     flock.rebuild();
     return flock;
-  },
+  }
 
   chooseLang() {
     const own = this.option('lang');
     this.langExplicit = own != null && own !== '';
-    this.lang_ = langOf(this, own);
-    if (own && !own.toLowerCase().startsWith(this.lang_) && this.langExplicit) {
-      warn(`lang=${quote(own)} is not one of en, uk, pl, ru; using ${this.lang_}`);
+    this.lang = langOf(this.host, own);
+    if (own && !own.toLowerCase().startsWith(this.lang) && this.langExplicit) {
+      warn(`lang=${quote(own)} is not one of en, uk, pl, ru; using ${this.lang}`);
     }
-    this.text = texts(this.lang_);
-    if (this.isPage) document.documentElement.lang = this.text.lang;
-    if (this.text.lang !== this.lang_) {
+    this.text = texts(this.lang);
+    if (this.host.isPage) document.documentElement.lang = this.text.lang;
+    if (this.text.lang !== this.lang) {
       // Not loaded yet (a language no flock showed when the page loaded): English until it
       // arrives, then the panel is built again, as for any change of `lang` (state is kept).
-      const lang = this.lang_;
+      const lang = this.lang;
       loadLang(lang).then(() => {
-        if (this.lang_ !== lang || this.text.lang === lang || !this.flock) return;
+        if (this.lang !== lang || this.text.lang === lang || !this.host.flock) return;
         this.text = texts(lang);
-        if (this.isPage) document.documentElement.lang = this.text.lang;
-        this.buildUi();
+        if (this.host.isPage) document.documentElement.lang = this.text.lang;
+        this.host.buildUi();
       });
     }
-  },
+  }
 
 
   /** Sliders, count and address bar after a change of settings. */
   changed() {
-    this.syncControls?.();
-    this.showCount();
+    this.host.syncControls?.();
+    this.host.showCount();
     this.scheduleUrl();
-  },
+  }
 
   /** A link to the full page with every setting that differs from its default, and the seed. */
   shareUrl() {
@@ -173,7 +208,7 @@ export const settingsMethods = {
     // The preset's values are written out one by one (they may have been moved since).
     for (const alias of [...NAMES.aliases, 'lang', 'preset']) query.delete(alias);
     for (const spec of SPECS) {
-      const value = readParam(this.flock, spec);
+      const value = readParam(this.host.flock, spec);
       // Whatever differs from the table, and whatever was set on purpose (a preset, an
       // attribute, a slider): with url="sync" a `preset` or parameter attribute is applied
       // again on reload, and the address bar's value must win over it, even a default.
@@ -183,23 +218,23 @@ export const settingsMethods = {
         (spec.name !== 'worldSize' && Math.fround(value) !== Math.fround(spec.default));
       if (keep) query.set(spec.name, formatNumber(value));
     }
-    if (this.langExplicit) query.set('lang', this.lang_);
+    if (this.langExplicit) query.set('lang', this.lang);
     query.delete('open');
     const open = this.openGroups();
     if (open.size > 0) query.set('open', [...open].join(' '));
-    this.instruments.query(query);
-    this.contrast.query(query);
+    this.host.instruments.query(query);
+    this.host.contrast.query(query);
     url.search = query.toString();
     return url.href;
-  },
+  }
 
   scheduleUrl() {
-    if (this.urlMode !== 'sync' || !this.flock) return;
+    if (this.urlMode !== 'sync' || !this.host.flock) return;
     clearTimeout(this.urlTimer);
     this.urlTimer = setTimeout(() => {
-      if (this.flock) history.replaceState(history.state, '', this.shareUrl());
+      if (this.host.flock) history.replaceState(history.state, '', this.shareUrl());
     }, URL_DELAY);
-  },
+  }
 
   /**
    * The panel groups that are open (names such as "hawks", "wind", "how" for the
@@ -212,7 +247,7 @@ export const settingsMethods = {
       this.openSet = new Set(String(raw).toLowerCase().split(/[\s,]+/).filter((word) => /^[a-z]{1,16}$/.test(word)));
     }
     return this.openSet;
-  },
+  }
 
   /** A group opened or closed by the reader. */
   setGroupOpen(name, open) {
@@ -221,11 +256,11 @@ export const settingsMethods = {
     if (open) set.add(name);
     else set.delete(name);
     this.scheduleUrl();
-  },
+  }
 
   async copyLink() {
     const link = this.shareUrl();
-    const { copy, field, status } = this.ui;
+    const { copy, field, status } = this.host.ui;
     copy.dataset.link = link;
     field.value = link;
     field.hidden = false;
@@ -237,5 +272,5 @@ export const settingsMethods = {
       field.focus();
       field.select();
     }
-  },
-};
+  }
+}

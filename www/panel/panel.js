@@ -192,7 +192,7 @@ export const panelMethods = {
     this.replaceChildren(...parts);
     this.ui.stage = stage;
     this.controlSpecs = specs;
-    if (explanation) this.showExplanation(this.openGroups().has('how'), { remember: false });
+    if (explanation) this.showExplanation(this.settings.openGroups().has('how'), { remember: false });
     if (this.message) this.showMessage(...this.message);
     this.showPaused();
     this.showCount();
@@ -287,7 +287,7 @@ export const panelMethods = {
     const t = this.text.ui;
     const ui = this.ui;
     const box = element('div', 'bf-share');
-    ui.copy = button('bf-copy', t('copyLink'), () => this.copyLink());
+    ui.copy = button('bf-copy', t('copyLink'), () => this.settings.copyLink());
     ui.copy.id = this.idFor('copy-link');
     ui.copy.title = t('copyLinkTitle');
     ui.status = element('p', 'bf-share-status');
@@ -328,7 +328,7 @@ export const panelMethods = {
         text: this.text,
         getFlock: () => this.flock,
         onApply: (preset) => {
-          this.locks.keep(this.flock, () => this.applyPreset(preset));
+          this.locks.keep(this.flock, () => this.settings.applyPreset(preset));
           this.emit('boids-preset', { name: preset.name, source: 'user' });
           this.paramWatch.note('user');
           this.changed();
@@ -348,7 +348,7 @@ export const panelMethods = {
       text: this.text,
       getFlock: () => this.flock,
       onChange: (spec) => {
-        this.explicit.add(spec.name);
+        this.settings.explicit.add(spec.name);
         this.byUser();
         // One setting may move others (count the world's size while it follows the count;
         // the sky and wrap exclude each other): re-read every other control.
@@ -370,7 +370,7 @@ export const panelMethods = {
           text: this.text,
           getFlock: () => this.flock,
           onChange: () => {
-            this.explicit.add('predators');
+            this.settings.explicit.add('predators');
             this.byUser();
             this.changed();
             wake();
@@ -417,7 +417,7 @@ export const panelMethods = {
       // A link with an experiment (`?experiment=…`) opens its group, once.
       if (!this.experimentAsked) {
         this.experimentAsked = true;
-        if (this.option('experiment')) this.openGroups().add('experiment');
+        if (this.option('experiment')) this.settings.openGroups().add('experiment');
       }
       for (const [name, titleKey, names] of GROUPS) {
         const members = [...names, ...(name === 'world' ? rest : [])].filter((n) => chosen.has(n));
@@ -446,9 +446,9 @@ export const panelMethods = {
     group.id = this.idFor(`group-${name}`);
     const summary = element('summary', 'bf-group-title', title);
     group.append(summary, body);
-    group.open = this.openGroups().has(name);
+    group.open = this.settings.openGroups().has(name);
     group.addEventListener('toggle', () => {
-      this.setGroupOpen(name, group.open);
+      this.settings.setGroupOpen(name, group.open);
       if (name === 'experiment' && group.open) this.fillExperiment();
     });
     if (name === 'look') group.hidden = body.childElementCount === 0;
@@ -507,7 +507,7 @@ export const panelMethods = {
     how.setAttribute('aria-expanded', String(show));
     this.classList.toggle('bf-explaining', show);
     if (remember) {
-      this.setGroupOpen('how', show);
+      this.settings.setGroupOpen('how', show);
       if (show) explanation.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
     }
   },
