@@ -21,17 +21,25 @@
 //   (settings from this document's URL; "sync" writes them back), `page` (the document's
 //   main instance: fixed element ids, `window.flock`/`window.view`, `<html data-boids>`).
 //
-// Each instance owns its Flock, View (WebGL2 context), camera and controls. JS stays thin:
-// no simulation logic here, ranges and defaults come from the parameter table.
+// Each instance owns its Flock, View (WebGL2 context), camera and controls. No simulation
+// logic here: ranges and defaults come from the parameter table.
 //
-// Long because it is still the shell of every part and their wiring: the parts below are
-// mixins sharing the element's fields until they become objects of their own (issue 41).
+// The element is a shell with parts (issue 41): this file holds its life (setup, teardown,
+// attributes), its frames and its public API; each other job is an object of its own, made in
+// the constructor, that owns its state and is given what it needs: `settings` (the URL,
+// values set on purpose, the language: lesson/url-sync.js), `panel` (stage and panel:
+// panel/panel.js), `sceneTools` (obstacles and the pointer: panel/scene.js), `gl` (the WebGL
+// context's life: core/gl-context.js), `instruments` (inspector, look, plot:
+// instruments/instruments.js), `contrast` (the projector look), `locks` (lesson/locks.js),
+// `paramWatch` (which parameters moved: lesson/events.js), `rewind` (lesson/timeline.js) and
+// `sharing` (steps shared among workers: core/threads.js); keys are a function
+// (panel/keys.js). Every change of a parameter reaches `hub` (core/hub.js), where the
+// `boids-change` event, the address bar and the rewind's next snapshot listen. The parts that
+// need much of the element take it as their `host` and list at their constructor what they
+// ask of it.
 //
-// This file holds the element's life (setup, teardown, attributes) and its frames; the rest
-// is mixed in from one module per job: wasm-load.js (the wasm build), url-sync.js (settings
-// and the URL), panel.js (stage and panel; explain.js, legend.js, controls.js, tools.js),
-// scene.js (obstacles and the pointer), keys.js (shortcuts and the Keys help) and
-// gl-context.js (the WebGL context's life).
+// Long because it is the shell of ten parts: their wiring, and the public API that asks
+// them (select, seek, setTrails, ...), besides the element's life and its frame loop.
 
 // First: i18n.js asks for the page's language tables as it runs, before wasm-load.js starts
 // the wasm (a module runs in import order, and wasm-load.js awaits the wasm at top level).
@@ -41,7 +49,7 @@ import { writeParam, OPTIONS, isOn } from './core/settings.js';
 import { register, unregister, pool, wake } from './core/loop.js';
 import { makeHandle } from './core/handle.js';
 import { NAMES, quote, Settings, warn } from './lesson/url-sync.js';
-import { panelMethods } from './panel/panel.js';
+import { Panel } from './panel/panel.js';
 import { SceneTools } from './panel/scene.js';
 import { handleKey } from './panel/keys.js';
 import { GlContext } from './core/gl-context.js';
@@ -121,10 +129,10 @@ export class BoidsFlock extends HTMLElement {
     this.lastSeen = 0;
     /** Simulation steps taken so far (for tests and curious teachers). */
     this.steps = 0;
-    this.features = new Set();
     // The parts that are objects of their own, each given what it needs (issue 41). Every
     // change of a parameter reaches the hub, and what follows one listens there: the
     // `boids-change` event, the address bar, the rewind's next snapshot.
+    this.panel = new Panel(this);
     this.settings = new Settings(this);
     this.gl = new GlContext(this);
     this.instruments = new Instruments(this);
@@ -153,7 +161,7 @@ export class BoidsFlock extends HTMLElement {
       isPage: () => this.isPage,
       option: (name) => this.option(name),
       getView: () => this.view,
-      getToggle: () => this.ui?.contrast,
+      getToggle: () => this.panel.ui?.contrast,
       onChoice: () => this.scheduleUrl(),
     });
     this.hub.subscribe((change) => this.emit('boids-change', change));
@@ -205,7 +213,7 @@ export class BoidsFlock extends HTMLElement {
     if (LOCK_OPTIONS.includes(name)) {
       this.locks.read();
       this.locks.clamp(this.flock);
-      this.buildUi();
+      this.panel.buildUi();
       return;
     }
     if (name === 'contrast') {
@@ -238,7 +246,7 @@ export class BoidsFlock extends HTMLElement {
         this.scheduleUrl();
       }
       if (name === 'open') this.settings.openSet = null; // read again from the attribute
-      this.buildUi();
+      this.panel.buildUi();
       return;
     }
     const found = NAMES.resolve(name);
@@ -267,7 +275,7 @@ export class BoidsFlock extends HTMLElement {
     this.view = null;
     this.gl.reset();
     this.coverReason = null;
-    this.message = null;
+    this.panel.message = null;
     this.settings.chooseLang();
     this.locks.read(); // before the flock: createFlock brings its values into the ranges
     if (this.isPage && !this.pageHooks) this.catchPageErrors();
@@ -295,7 +303,7 @@ export class BoidsFlock extends HTMLElement {
       this.instruments.readOptions();
       this.rewind.setup(); // the rewind's history, and a moment to start from (timeline.js)
     }
-    this.buildUi();
+    this.panel.buildUi();
     if (error) {
       this.fail(error);
       return;
@@ -421,7 +429,7 @@ export class BoidsFlock extends HTMLElement {
         this.paused = !this.paused;
       },
       rebuild: () => this.rebuild(),
-      showKeys: () => this.showKeys(),
+      showKeys: () => this.panel.showKeys(),
       addObstacle: () => this.sceneTools.addObstacleAhead(),
       removeObstacle: () => this.sceneTools.removeLastObstacle(),
       pointer: (mode) => this.sceneTools.toggleKeyPointer(mode),
@@ -491,6 +499,21 @@ export class BoidsFlock extends HTMLElement {
     this.gl.releaseContext();
   }
 
+  /** The DOM the panel built (stage, readouts, controls, groups), for the iframe bridge and prompts. */
+  get ui() {
+    return this.panel.ui;
+  }
+
+  /** The tools `controls` offers: "presets", "obstacles", "pointer". */
+  get features() {
+    return this.panel.features;
+  }
+
+  /** Element ids: the page's instance keeps the fixed ids of the page contract (panel/panel.js). */
+  idFor(name) {
+    return this.panel.idFor(name);
+  }
+
   /** Dispatches `type` on this element, bubbling and composed (lesson/events.js). */
   emit(type, detail) {
     emit(this, type, detail);
@@ -510,7 +533,7 @@ export class BoidsFlock extends HTMLElement {
     this.state = state;
     this.dataset.state = state;
     if (this.isPage) document.documentElement.dataset.boids = state;
-    this.showPaused();
+    this.panel.showPaused();
   }
 
   catchPageErrors() {
@@ -568,8 +591,8 @@ export class BoidsFlock extends HTMLElement {
     const detail = panic ?? errorText(error);
     this.setState('error');
     this.coverReason = null;
-    this.showCover();
-    this.showMessage(this.text.ui('errorTitle'), `${detail} ${this.text.ui('errorReload')}`);
+    this.panel.showCover();
+    this.panel.showMessage(this.text.ui('errorTitle'), `${detail} ${this.text.ui('errorReload')}`);
   }
 
   // ---- running ------------------------------------------------------------------------------
@@ -587,7 +610,7 @@ export class BoidsFlock extends HTMLElement {
     if (paused) this.sharing.drop(); // a step out now would land on a flock the reader may change
     this.paused_ = paused;
     this.idle();
-    this.showPaused();
+    this.panel.showPaused();
     wake();
   }
 
@@ -677,7 +700,7 @@ export class BoidsFlock extends HTMLElement {
       this.instruments.frame(now);
       if (this.state === 'loading') {
         this.setState('running');
-        this.startHintTimer?.();
+        this.panel.startHintTimer?.();
       }
     } catch (error) {
       this.fail(error);
@@ -686,7 +709,7 @@ export class BoidsFlock extends HTMLElement {
 
   /** FPS and simulation ms per frame, averaged over READOUT_PERIOD. */
   readouts(now) {
-    const { fps, sim } = this.ui;
+    const { fps, sim } = this.panel.ui;
     if (this.windowStart == null) {
       this.windowStart = now;
       this.frames = 0;
@@ -711,8 +734,8 @@ export class BoidsFlock extends HTMLElement {
         sim.title = this.threadsShown > 1 ? this.text.ui('threads').replace('{n}', this.threadsShown) : '';
       }
     }
-    this.showCount(); // the count may also change from the console or an embedding page
-    this.showLegend(); // and so may the number of species
+    this.panel.showCount(); // the count may also change from the console or an embedding page
+    this.panel.showLegend(); // and so may the number of species
     this.rewind.showBar();
     this.windowStart = now;
     this.frames = 0;
@@ -721,12 +744,6 @@ export class BoidsFlock extends HTMLElement {
   }
 }
 
-// The element's other jobs, each in its own module: settings and the URL, the panel, the
-// scene's tools, the keyboard, the WebGL context, the projector look, locks and ranges, events.
-Object.assign(
-  BoidsFlock.prototype,
-  panelMethods,
-);
 
 // The languages the flocks here will show, fetched alongside the wasm (i18n.js): waiting
 // for them (a few KB, long done when the wasm is) keeps the first paint from flashing English.

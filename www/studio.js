@@ -129,7 +129,7 @@ function rangesValue() {
 
 /** The preview's camera as `camera`'s text: yaw and pitch in degrees, and the zoom. */
 function cameraValue() {
-  const camera = preview.view?.camera() ?? preview.camera;
+  const camera = preview.view?.camera() ?? preview.gl.camera;
   if (!camera) return null;
   const degrees = (radians) => formatNumber(Math.round((radians * 1800) / Math.PI) / 10);
   return `${degrees(camera[0])} ${degrees(camera[1])} ${formatNumber(Math.round(camera[2] * 1000) / 1000)}`;

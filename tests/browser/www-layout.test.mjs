@@ -4,7 +4,8 @@
 // - imports point one way: no cycle among the modules, and folders only reach down the
 //   layers: the root (what pages name) → panel/ → lesson/, instruments/, experiment/,
 //   studio/ → core/, i18n/; a folder of one layer never imports another of the same layer;
-// - no file over 500 lines without a reason in its opening comment ("Long because ...").
+// - no file over 500 lines without a reason in its opening comment ("Long because ...");
+// - no mixin: no class's prototype is assembled from other modules' methods.
 // tests/architecture.rs checks the same of src/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -110,7 +111,25 @@ test('no module of www/ is over 500 lines without saying why at its top', () => 
   const long = [];
   for (const file of wwwFiles()) {
     const lines = readFileSync(path.join(WWW, file), 'utf8').split('\n');
-    if (lines.length > LONG && !lines.slice(0, 40).some((line) => /Long because/.test(line))) long.push(`${file} (${lines.length} lines)`);
+    // The opening comment: the lines before the first that is not a comment.
+    // (JavaScript's // lines; a style sheet's first /* … */).
+    const source = lines.join('\n');
+    const opening = file.endsWith('.css')
+      ? source.slice(0, source.indexOf('*/')).split('\n')
+      : lines.slice(0, lines.findIndex((line) => !/^\s*(\/\/|\/\*|\*)/.test(line) && line.trim() !== ''));
+    if (lines.length > LONG && !opening.some((line) => /Long because/.test(line))) long.push(`${file} (${lines.length} lines)`);
   }
   assert.deepEqual(long, []);
+});
+
+test('no mixin: no class takes its methods from other modules copied into its prototype', () => {
+  // Issue 41: <boids-flock> was one class assembled from 12 mixin modules sharing its fields;
+  // its parts are objects of their own now (boids-embed.js says which).
+  const mixins = [];
+  for (const file of wwwFiles().filter((f) => f.endsWith('.js'))) {
+    const source = readFileSync(path.join(WWW, file), 'utf8');
+    if (/Object\.(assign|defineProperties)\(\s*[\w.]+\.prototype/.test(source)) mixins.push(file);
+    if (/export const \w+Methods = \{/.test(source)) mixins.push(`${file} (exports an object of methods)`);
+  }
+  assert.deepEqual(mixins, []);
 });

@@ -86,11 +86,11 @@ export class GlContext {
     if (!pool.acquire(host, { force })) {
       host.coverReason = 'tooMany';
       host.dataset.context = 'waiting';
-      host.showCover();
+      host.panel.showCover();
       return;
     }
     host.coverReason = null;
-    host.showCover();
+    host.panel.showCover();
     if (this.released && this.loseContext) {
       // Ours was given up with WEBGL_lose_context: ask for it back (see onContextRestored).
       this.restoring = true;
@@ -126,8 +126,8 @@ export class GlContext {
       if (error?.name !== 'WebGL2Unavailable') throw error;
       host.canvas.hidden = true;
       host.setState('no-webgl');
-      host.showMessage(host.text.ui('noWebglTitle'), host.text.ui('noWebglDetail'));
-      host.showExplanation(true, { remember: false }); // what is left to read: how it works
+      host.panel.showMessage(host.text.ui('noWebglTitle'), host.text.ui('noWebglDetail'));
+      host.panel.showExplanation(true, { remember: false }); // what is left to read: how it works
       return;
     }
     this.loseContext = host.canvas.getContext('webgl2')?.getExtension('WEBGL_lose_context') ?? null;
@@ -171,7 +171,7 @@ export class GlContext {
     host.dataset.context = 'released';
     if (host.inView) {
       host.coverReason = 'tooMany';
-      host.showCover();
+      host.panel.showCover();
     }
   }
 
@@ -187,7 +187,7 @@ export class GlContext {
       if (!this.lost) return;
       // Not coming back (the browser evicted it): a click makes a new canvas and context.
       host.coverReason = 'contextLost';
-      host.showCover();
+      host.panel.showCover();
     }, RESTORE_WAIT);
   }
 
@@ -202,7 +202,7 @@ export class GlContext {
     if (camera) this.camera = camera;
     this.lost = false;
     host.coverReason = null;
-    host.showCover();
+    host.panel.showCover();
     this.createView();
   }
 

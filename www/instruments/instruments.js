@@ -102,7 +102,7 @@ export class Instruments {
       this.pendingInspect = null;
       this.selectFromOption(wanted);
     }
-    this.host.showLegend();
+    this.host.panel.showLegend();
   }
 
   selectFromOption(raw) {
@@ -174,7 +174,7 @@ export class Instruments {
     this.colourBy = mode;
     this.host.view?.setColourBy(mode);
     if (this.parts?.colour) this.parts.colour.value = mode;
-    this.host.showLegend();
+    this.host.panel.showLegend();
     this.host.scheduleUrl?.();
   }
 
@@ -241,11 +241,11 @@ export class Instruments {
   /** Builds the instruments into the panel's "look" group (again after every panel build). */
   build() {
     const t = (key) => this.host.text.ui(key);
-    const slot = this.host.panelSlot?.('look') ?? null;
+    const slot = this.host.panel.panelSlot?.('look') ?? null;
     const ids = (name) => `${this.host.uid}-${name}`;
     const parts = { readout: null };
     // The readout sits over the stage in a compact embed (no group to hold it).
-    const readoutHost = slot ?? this.host.ui?.stage;
+    const readoutHost = slot ?? this.host.panel.ui?.stage;
     if (!readoutHost) return;
 
     const readout = element('div', 'bf-inspector');
@@ -318,9 +318,9 @@ export class Instruments {
       if (this.plotWanted) slot.append(this.buildPlot(parts));
     } else {
       readout.classList.add('bf-inspector-over');
-      this.host.ui.stage.append(readout, boidSaid);
+      this.host.panel.ui.stage.append(readout, boidSaid);
       // A compact embed with `plot`: the plot goes below everything else.
-      if (this.plotWanted) this.host.insertBefore(this.buildPlot(parts), this.host.ui.keysHelp?.dialog ?? null);
+      if (this.plotWanted) this.host.insertBefore(this.buildPlot(parts), this.host.panel.ui.keysHelp?.dialog ?? null);
     }
     this.host.classList.toggle('bf-with-plot', Boolean(this.plotWanted && !slot));
     this.parts = parts;

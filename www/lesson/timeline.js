@@ -179,7 +179,7 @@ export class Rewind {
     const host = this.host;
     const on = host.option('timeline') != null ? isOn(host.option('timeline')) : host.layout === 'full';
     this.bar = null;
-    if (!on || !host.flock || !host.ui.stage) return;
+    if (!on || !host.flock || !host.panel.ui.stage) return;
     const t = host.text.ui;
     const bar = element('div', 'bf-timeline');
     bar.setAttribute('role', 'group');
@@ -193,7 +193,7 @@ export class Rewind {
     const slider = element('input', 'bf-timeline-range');
     slider.type = 'range';
     slider.step = String(STEP);
-    slider.id = host.idFor('timeline');
+    slider.id = host.panel.idFor('timeline');
     slider.setAttribute('aria-label', t('timeline'));
     slider.addEventListener('input', () => this.trySeek(Number(slider.value)));
     const time = element('output', 'bf-timeline-time');
@@ -203,7 +203,7 @@ export class Rewind {
     const said = element('span', 'bf-timeline-said');
     said.setAttribute('aria-live', 'polite');
     bar.append(back, slider, forward, time, link, said);
-    host.ui.stage.after(bar);
+    host.panel.ui.stage.after(bar);
     this.bar = { bar, slider, time, said, link };
     this.showBar();
   }

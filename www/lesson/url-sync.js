@@ -187,7 +187,7 @@ export class Settings {
         if (this.lang !== lang || this.text.lang === lang || !this.host.flock) return;
         this.text = texts(lang);
         if (this.host.isPage) document.documentElement.lang = this.text.lang;
-        this.host.buildUi();
+        this.host.panel.buildUi();
       });
     }
   }
@@ -195,8 +195,8 @@ export class Settings {
 
   /** Sliders, count and address bar after a change of settings. */
   changed() {
-    this.host.syncControls?.();
-    this.host.showCount();
+    this.host.panel.syncControls?.();
+    this.host.panel.showCount();
     this.scheduleUrl();
   }
 
@@ -260,7 +260,7 @@ export class Settings {
 
   async copyLink() {
     const link = this.shareUrl();
-    const { copy, field, status } = this.host.ui;
+    const { copy, field, status } = this.host.panel.ui;
     copy.dataset.link = link;
     field.value = link;
     field.hidden = false;

@@ -3,7 +3,8 @@
 // one of them changes. Simple first: the three rules, the perception radius, Count and the
 // presets show at once, with "How it works" beside them; everything else sits in labelled
 // groups (<details>) that open on demand and are remembered in the URL (`open`, url-sync.js).
-// Methods mixed into BoidsFlock (boids-embed.js); `this` is the element.
+// `Panel` is the part: it owns the DOM it builds (`ui`), the controls' refresh, the tools
+// offered (`features`) and the hints; what it asks of the element is listed at its constructor.
 // Long because the stage and the panel are built in one pass (a new language or `controls`
 // rebuilds both); the sliders (controls.js), presets and tools (tools.js), explanation and
 // legend are apart already.
@@ -45,74 +46,94 @@ export const GROUPS = [
 /** More sliders than this in a compact embed: grouped like the full page's. */
 const FLAT_LIMIT = 6;
 
-export const panelMethods = {
+export class Panel {
+  /**
+   * `host`, the element, for: its flock, View, canvas and state (`flock`, `view`, `canvas`,
+   * `state`, `paused`, `paused_`, `playedOnce`, `step`, `rebuild`, `coverReason`), its
+   * options, words and ids (`option`, `getAttribute`, `layout`, `isPage`, `uid`, `text`,
+   * `lang_`, `language`), its own box (`classList`, `replaceChildren`, `dispatchEvent`,
+   * `emit`), and the parts the panel shows or drives (`settings`, `locks`, `paramWatch`,
+   * `contrast`, `instruments`, `sceneTools`, `gl`, `changed`, `scheduleUrl`).
+   */
+  constructor(host) {
+    this.host = host;
+    /** The DOM the panel built: stage, readouts, controls, groups, cover (rebuilt by buildUi). */
+    this.ui = null;
+    /** Re-reads every control from the flock (null before the controls exist). */
+    this.syncControls = null;
+    /** The tools `controls` asks for ("presets", "obstacles", "pointer"). */
+    this.features = new Set();
+    /** The message shown over the stage: [title, detail], or null. */
+    this.message = null;
+  }
+
   /** The presets' pressed state and the scene's tools, after any change of settings. */
   syncTools() {
-    if (!this.flock) return;
+    if (!this.host.flock) return;
     this.ui?.presets?.sync();
     this.ui?.scene?.sync();
     this.ui?.predator?.();
     this.showLegend();
-  },
+  }
 
   /** A student moved a control: kept within the lesson's ranges, and told as the user's (events.js). */
   byUser() {
-    this.locks.clamp(this.flock);
-    this.paramWatch.note('user');
-  },
+    this.host.locks.clamp(this.host.flock);
+    this.host.paramWatch.note('user');
+  }
 
   /** Element ids: the page's instance keeps the fixed ids of the page contract. */
   idFor(name) {
-    return this.isPage ? name : `${this.uid}-${name}`;
-  },
+    return this.host.isPage ? name : `${this.host.uid}-${name}`;
+  }
 
   /** The parameters and tools `controls` asks for; the full page's "all" has every parameter. */
   chosenControls(full) {
-    const raw = this.option('controls') ?? (full ? 'all' : null);
+    const raw = this.host.option('controls') ?? (full ? 'all' : null);
     const chosen = parseControls(raw, SPECS, NAMES.resolve, warn);
     const all = ['all', '1', 'true', 'on', 'yes'].includes(String(raw ?? '').trim().toLowerCase());
     // On the full page the groups have room for the parameters without a slider of their own
     // elsewhere (max force, the world's size and edges, the wind's elevation).
     if (full && all) chosen.specs = SPECS.filter((spec) => spec.name !== 'seed');
     return chosen;
-  },
+  }
 
   buildUi() {
-    const t = this.text.ui;
-    const full = this.layout === 'full';
+    const t = this.host.text.ui;
+    const full = this.host.layout === 'full';
     const touch = isTouch();
     const chosen = this.chosenControls(full);
     const features = chosen.features;
-    const specs = chosen.specs.map((spec) => this.locks.narrowed(spec)); // a lesson's `ranges` (locks.js)
+    const specs = chosen.specs.map((spec) => this.host.locks.narrowed(spec)); // a lesson's `ranges` (locks.js)
     this.features = features;
-    const readout = this.option('readout') != null ? isOn(this.option('readout')) : full;
-    const share = this.option('share') != null ? isOn(this.option('share')) : full;
-    const explain = isOn(this.getAttribute('explain'));
+    const readout = this.host.option('readout') != null ? isOn(this.host.option('readout')) : full;
+    const share = this.host.option('share') != null ? isOn(this.host.option('share')) : full;
+    const explain = isOn(this.host.getAttribute('explain'));
     const ui = (this.ui = {});
     this.syncControls = null;
 
-    this.classList.add('bf');
-    this.classList.toggle('bf-full', full);
-    this.classList.toggle('bf-compact', !full);
+    this.host.classList.add('bf');
+    this.host.classList.toggle('bf-full', full);
+    this.host.classList.toggle('bf-compact', !full);
     const canvasLabel = [t('canvas')];
     if (features.has('obstacles')) canvasLabel.push(t(touch ? 'canvasObstaclesTouch' : 'canvasObstacles'));
     if (features.has('pointer')) canvasLabel.push(t(touch ? 'canvasPointerTouch' : 'canvasPointer'));
     canvasLabel.push(t('canvasInspect'));
-    this.canvas.setAttribute('aria-label', canvasLabel.join(' '));
-    this.canvas.classList.toggle('bf-pointing', features.has('pointer') && this.sceneTools.pointerMode !== 'off');
+    this.host.canvas.setAttribute('aria-label', canvasLabel.join(' '));
+    this.host.canvas.classList.toggle('bf-pointing', features.has('pointer') && this.host.sceneTools.pointerMode !== 'off');
 
     const stage = this.buildStage({ full, touch, readout, features });
 
     const pause = button('bf-pause', t('pause'), () => {
-      this.paused = !this.paused;
+      this.host.paused = !this.host.paused;
     });
     pause.id = this.idFor('pause');
     pause.title = t('pauseTitle');
-    const rebuild = button('bf-rebuild', t('rebuild'), () => this.rebuild());
+    const rebuild = button('bf-rebuild', t('rebuild'), () => this.host.rebuild());
     rebuild.id = this.idFor('rebuild');
     rebuild.title = t('rebuildTitle');
     ui.pause = pause;
-    ui.keysHelp = buildKeysHelp({ text: this.text, id: this.idFor('keys-help') });
+    ui.keysHelp = buildKeysHelp({ text: this.host.text, id: this.idFor('keys-help') });
     const keys = button('bf-keys', full ? t('keys') : '?', () => this.showKeys());
     keys.id = this.idFor('keys');
     keys.setAttribute('aria-haspopup', 'dialog');
@@ -122,7 +143,7 @@ export const panelMethods = {
     // half-filled circle after Pause, Step and Rebuild (no row of its own: the first screen
     // keeps its sliders), named in words for screen readers.
     if (full) {
-      ui.contrast = button('bf-contrast-toggle', '◐', () => this.contrast.toggle());
+      ui.contrast = button('bf-contrast-toggle', '◐', () => this.host.contrast.toggle());
       ui.contrast.id = this.idFor('contrast');
       ui.contrast.setAttribute('aria-label', t('contrast'));
       ui.contrast.title = `${t('contrast')}: ${t('contrastTitle')}`;
@@ -130,14 +151,14 @@ export const panelMethods = {
 
     const shareBox = share ? this.buildShare() : null;
     const { form, sync: syncSliders } = this.buildForm({ specs, features, full, touch });
-    this.syncControls = this.flock
+    this.syncControls = this.host.flock
       ? () => {
           syncSliders?.();
           this.syncTools();
         }
       : null;
 
-    const explanation = explain ? buildExplanation(this.text, SPECS) : null;
+    const explanation = explain ? buildExplanation(this.host.text, SPECS) : null;
     let how = null;
     if (explanation) {
       explanation.id = this.idFor('explain');
@@ -156,7 +177,7 @@ export const panelMethods = {
       wrap.append(stage);
       const panel = element('aside', 'bf-panel');
       panel.setAttribute('aria-label', t('panel'));
-      const step = button('bf-step', t('step'), () => this.step());
+      const step = button('bf-step', t('step'), () => this.host.step());
       step.id = this.idFor('step');
       step.title = t('stepTitle');
       const buttons = element('div', 'bf-buttons');
@@ -189,29 +210,29 @@ export const panelMethods = {
       }
     }
     parts.push(ui.keysHelp.dialog);
-    this.replaceChildren(...parts);
+    this.host.replaceChildren(...parts);
     this.ui.stage = stage;
     this.controlSpecs = specs;
-    if (explanation) this.showExplanation(this.settings.openGroups().has('how'), { remember: false });
+    if (explanation) this.showExplanation(this.host.settings.openGroups().has('how'), { remember: false });
     if (this.message) this.showMessage(...this.message);
     this.showPaused();
     this.showCount();
     this.showCover();
     this.showLegend();
-    this.instruments.build();
-    this.contrast.apply();
-    this.locks.show(this, this.text, this.ui?.presets?.element);
+    this.host.instruments.build();
+    this.host.contrast.apply();
+    this.host.locks.show(this.host, this.host.text, this.ui?.presets?.element);
     // For modules that put controls into a group (panelSlot): the panel is new, add them again.
-    this.dispatchEvent(new CustomEvent('boids-flock:panel'));
-  },
+    this.host.dispatchEvent(new CustomEvent('boids-flock:panel'));
+  }
 
   /** The stage: canvas, readouts, legend, hints, the pointer's mark, Play, the cover. */
   buildStage({ full, touch, readout, features }) {
-    const t = this.text.ui;
+    const t = this.host.text.ui;
     const ui = this.ui;
     const stage = element('div', 'bf-stage');
     stage.id = this.idFor('stage');
-    stage.append(this.canvas);
+    stage.append(this.host.canvas);
 
     if (readout) {
       const list = element('dl', 'bf-readout');
@@ -226,7 +247,7 @@ export const panelMethods = {
       stage.append(list);
     }
 
-    ui.legend = buildLegend(this.text);
+    ui.legend = buildLegend(this.host.text);
     stage.append(ui.legend.element);
 
     // On a touch screen the canvas takes every gesture (orbit, pinch); these strips along
@@ -258,14 +279,14 @@ export const panelMethods = {
         hint.hidden = true;
         this.gesturesShown = true;
       };
-      this.canvas.addEventListener('pointerdown', gone, { once: true });
+      this.host.canvas.addEventListener('pointerdown', gone, { once: true });
       this.startHintTimer = () => setTimeout(gone, 8000);
-      if (this.state === 'running') this.startHintTimer();
+      if (this.host.state === 'running') this.startHintTimer();
     }
 
     ui.play = button('bf-play', `▶ ${t('play')}`, () => {
-      this.paused = false;
-      this.canvas.focus({ preventScroll: true });
+      this.host.paused = false;
+      this.host.canvas.focus({ preventScroll: true });
     });
     ui.play.tabIndex = -1; // the Pause/Play button does the same from the keyboard
     stage.append(ui.play);
@@ -276,18 +297,18 @@ export const panelMethods = {
     ui.resume = element('button', 'bf-resume', t(touch ? 'resumeTouch' : 'resume'));
     ui.resume.type = 'button';
     // A click anywhere on the cover resumes; its button is the way in for the keyboard.
-    ui.cover.addEventListener('click', () => this.gl.resume());
+    ui.cover.addEventListener('click', () => this.host.gl.resume());
     ui.cover.append(ui.coverText, ui.resume);
     stage.append(ui.cover);
     return stage;
-  },
+  }
 
   /** The Copy link button and, in its own box, what it says and the link itself. */
   buildShare() {
-    const t = this.text.ui;
+    const t = this.host.text.ui;
     const ui = this.ui;
     const box = element('div', 'bf-share');
-    ui.copy = button('bf-copy', t('copyLink'), () => this.settings.copyLink());
+    ui.copy = button('bf-copy', t('copyLink'), () => this.host.settings.copyLink());
     ui.copy.id = this.idFor('copy-link');
     ui.copy.title = t('copyLinkTitle');
     ui.status = element('p', 'bf-share-status');
@@ -299,7 +320,7 @@ export const panelMethods = {
     ui.field.setAttribute('aria-label', t('linkField'));
     box.append(ui.status, ui.field);
     return { box, copy: ui.copy };
-  },
+  }
 
   /**
    * The form: presets (kept in `ui.presets`, placed by the caller), the basic sliders, then
@@ -307,10 +328,10 @@ export const panelMethods = {
    * shows.
    */
   buildForm({ specs, features, full, touch }) {
-    const t = this.text.ui;
+    const t = this.host.text.ui;
     const ui = this.ui;
     const id = (name) => this.idFor(name);
-    const flock = this.flock;
+    const flock = this.host.flock;
     if (!flock || (specs.length === 0 && !full && features.size === 0)) {
       if (!flock && (specs.length > 0 || full)) {
         const form = element('form', 'bf-controls');
@@ -325,13 +346,13 @@ export const panelMethods = {
       ui.presets = buildPresets({
         presets: PRESETS,
         id,
-        text: this.text,
-        getFlock: () => this.flock,
+        text: this.host.text,
+        getFlock: () => this.host.flock,
         onApply: (preset) => {
-          this.locks.keep(this.flock, () => this.settings.applyPreset(preset));
-          this.emit('boids-preset', { name: preset.name, source: 'user' });
-          this.paramWatch.note('user');
-          this.changed();
+          this.host.locks.keep(this.host.flock, () => this.host.settings.applyPreset(preset));
+          this.host.emit('boids-preset', { name: preset.name, source: 'user' });
+          this.host.paramWatch.note('user');
+          this.host.changed();
         },
       });
     }
@@ -345,10 +366,10 @@ export const panelMethods = {
     const syncs = [];
     const options = {
       id,
-      text: this.text,
-      getFlock: () => this.flock,
+      text: this.host.text,
+      getFlock: () => this.host.flock,
       onChange: (spec) => {
-        this.settings.explicit.add(spec.name);
+        this.host.settings.explicit.add(spec.name);
         this.byUser();
         // One setting may move others (count the world's size while it follows the count;
         // the sky and wrap exclude each other): re-read every other control.
@@ -356,7 +377,7 @@ export const panelMethods = {
         this.showCount();
         this.syncTools();
         this.showLegend();
-        this.scheduleUrl();
+        this.host.scheduleUrl();
       },
     };
     const sliders = (container, list) => {
@@ -367,12 +388,12 @@ export const panelMethods = {
       if (!row) return;
       ui.predator = attachPredator(row, {
           id,
-          text: this.text,
-          getFlock: () => this.flock,
+          text: this.host.text,
+          getFlock: () => this.host.flock,
           onChange: () => {
-            this.settings.explicit.add('predators');
+            this.host.settings.explicit.add('predators');
             this.byUser();
-            this.changed();
+            this.host.changed();
             wake();
           },
         });
@@ -385,14 +406,14 @@ export const panelMethods = {
         heading,
         touch,
         id,
-        text: this.text,
-        getFlock: () => this.flock,
+        text: this.host.text,
+        getFlock: () => this.host.flock,
         onChange: () => {
           this.syncTools();
           wake();
         },
-        getMode: () => this.sceneTools.pointerMode,
-        setMode: (mode) => this.sceneTools.setPointerMode(mode),
+        getMode: () => this.host.sceneTools.pointerMode,
+        setMode: (mode) => this.host.sceneTools.setPointerMode(mode),
       });
       return ui.scene.element;
     };
@@ -417,7 +438,7 @@ export const panelMethods = {
       // A link with an experiment (`?experiment=…`) opens its group, once.
       if (!this.experimentAsked) {
         this.experimentAsked = true;
-        if (this.option('experiment')) this.settings.openGroups().add('experiment');
+        if (this.host.option('experiment')) this.host.settings.openGroups().add('experiment');
       }
       for (const [name, titleKey, names] of GROUPS) {
         const members = [...names, ...(name === 'world' ? rest : [])].filter((n) => chosen.has(n));
@@ -437,7 +458,7 @@ export const panelMethods = {
     }
     const sync = () => syncs.forEach((fn) => fn());
     return { form, sync };
-  },
+  }
 
   /** A labelled group that opens on demand; whether it is open goes to the URL. */
   buildGroup(name, title, body) {
@@ -446,16 +467,16 @@ export const panelMethods = {
     group.id = this.idFor(`group-${name}`);
     const summary = element('summary', 'bf-group-title', title);
     group.append(summary, body);
-    group.open = this.settings.openGroups().has(name);
+    group.open = this.host.settings.openGroups().has(name);
     group.addEventListener('toggle', () => {
-      this.settings.setGroupOpen(name, group.open);
+      this.host.settings.setGroupOpen(name, group.open);
       if (name === 'experiment' && group.open) this.fillExperiment();
     });
     if (name === 'look') group.hidden = body.childElementCount === 0;
     this.ui.groups[name] = { element: group, body };
     if (name === 'experiment' && group.open) this.fillExperiment();
     return group;
-  },
+  }
 
   /**
    * The Experiment group's content: experiment-panel.js (with experiment.js, phase-plot.js
@@ -472,18 +493,18 @@ export const panelMethods = {
         import('../experiment/experiment-panel.js'),
         import('../i18n/experiment.js'),
       ]);
-      await loadExperimentTexts(this.language);
+      await loadExperimentTexts(this.host.language);
       if (this.ui?.groups?.experiment !== group) return; // the panel was rebuilt meanwhile
-      buildExperiment(this, group.body);
+      buildExperiment(this.host, group.body);
       group.body.dataset.filled = 'yes';
     } catch (error) {
       delete group.body.dataset.filled;
       console.error(error);
-      group.body.replaceChildren(element('p', 'bf-param-hint', `${this.text.ui('expNotLoaded')} (${errorText(error)})`));
+      group.body.replaceChildren(element('p', 'bf-param-hint', `${this.host.text.ui('expNotLoaded')} (${errorText(error)})`));
     } finally {
       group.body.removeAttribute('aria-busy');
     }
-  },
+  }
 
   /**
    * Where other modules put their controls: the body of group `name` (e.g. "look" for an
@@ -497,7 +518,7 @@ export const panelMethods = {
     if (!group) return null;
     group.element.hidden = false;
     return group.body;
-  },
+  }
 
   /** Shows or hides the explanation ("How it works"); remembered in the URL as `open=how`. */
   showExplanation(show, { remember = true } = {}) {
@@ -505,16 +526,16 @@ export const panelMethods = {
     if (!explanation) return;
     explanation.hidden = !show;
     how.setAttribute('aria-expanded', String(show));
-    this.classList.toggle('bf-explaining', show);
+    this.host.classList.toggle('bf-explaining', show);
     if (remember) {
-      this.settings.setGroupOpen('how', show);
+      this.host.settings.setGroupOpen('how', show);
       if (show) explanation.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
     }
-  },
+  }
 
   showKeys() {
     this.ui?.keysHelp?.open();
-  },
+  }
 
   showMessage(title, detail) {
     this.message = [title, detail];
@@ -528,50 +549,50 @@ export const panelMethods = {
       stage.append(box);
     }
     box.replaceChildren(element('strong', null, title), element('p', null, detail));
-  },
+  }
 
   showPaused() {
     const { pause, badge, play } = this.ui ?? {};
     if (!pause) return;
-    const paused = Boolean(this.paused_);
-    pause.textContent = this.text.ui(paused ? 'play' : 'pause');
+    const paused = Boolean(this.host.paused_);
+    pause.textContent = this.host.text.ui(paused ? 'play' : 'pause');
     pause.setAttribute('aria-pressed', String(paused));
     if (badge) badge.hidden = !paused;
-    const working = this.state !== 'error' && this.state !== 'no-webgl';
-    play.hidden = !(paused && working && (this.layout === 'compact' || !this.playedOnce));
-    this.classList.toggle('bf-paused', paused);
-  },
+    const working = this.host.state !== 'error' && this.host.state !== 'no-webgl';
+    play.hidden = !(paused && working && (this.host.layout === 'compact' || !this.host.playedOnce));
+    this.host.classList.toggle('bf-paused', paused);
+  }
 
   showCount() {
-    if (this.ui?.boids && this.flock) this.ui.boids.textContent = new Intl.NumberFormat(this.lang_).format(this.flock.count());
-  },
+    if (this.ui?.boids && this.host.flock) this.ui.boids.textContent = new Intl.NumberFormat(this.host.lang_).format(this.host.flock.count());
+  }
 
   /** The legend follows the colour mode (the View's, when it has one; else by species count). */
   showLegend() {
     const legend = this.ui?.legend;
-    if (!legend || !this.flock) return;
+    if (!legend || !this.host.flock) return;
     let mode = null;
     try {
-      mode = this.instruments.colourBy ?? null;
+      mode = this.host.instruments.colourBy ?? null;
     } catch {
       mode = null;
     }
-    const species = typeof this.flock.speciesCount === 'function' ? this.flock.speciesCount() : 1;
+    const species = typeof this.host.flock.speciesCount === 'function' ? this.host.flock.speciesCount() : 1;
     let palette = null;
     try {
-      palette = this.view?.legend() ?? null;
+      palette = this.host.view?.legend() ?? null;
     } catch {
       palette = null;
     }
     legend.show(mode ?? (species > 1 ? 'species' : 'heading'), { species, palette });
-  },
+  }
 
   /** The "click to resume" cover: shown while this instance has no context but should. */
   showCover() {
     const { cover, coverText } = this.ui ?? {};
     if (!cover) return;
-    const reason = this.coverReason;
+    const reason = this.host.coverReason;
     cover.hidden = !reason;
-    if (reason) coverText.textContent = this.text.ui(reason);
-  },
-};
+    if (reason) coverText.textContent = this.host.text.ui(reason);
+  }
+}

@@ -32,7 +32,7 @@ export class SceneTools {
 
   makeCanvas() {
     const canvas = element('canvas', 'bf-canvas');
-    canvas.id = this.host.idFor('view');
+    canvas.id = this.host.panel.idFor('view');
     canvas.tabIndex = 0;
     canvas.setAttribute('role', 'img');
     canvas.addEventListener('webglcontextlost', (event) => this.host.gl.onContextLost(event));
@@ -52,7 +52,7 @@ export class SceneTools {
   sceneInput() {
     return {
       holdMode: (event) => {
-        if (!this.host.features.has('pointer') || !this.host.flock || !this.host.view) return null;
+        if (!this.host.panel.features.has('pointer') || !this.host.flock || !this.host.view) return null;
         if (event.shiftKey) return 'attract';
         if (event.altKey) return 'repel';
         return this.pointerMode === 'off' ? null : this.pointerMode;
@@ -84,7 +84,7 @@ export class SceneTools {
     const point = this.pointAt(x, y);
     if (!point) return;
     this.host.flock.setPointer(point[0], point[1], point[2], mode === 'repel');
-    const mark = this.host.ui?.mark;
+    const mark = this.host.panel.ui?.mark;
     if (mark) {
       mark.hidden = false;
       mark.dataset.mode = mode;
@@ -95,13 +95,13 @@ export class SceneTools {
 
   releasePointer() {
     this.host.flock?.clearPointer();
-    if (this.host.ui?.mark) this.host.ui.mark.hidden = true;
+    if (this.host.panel.ui?.mark) this.host.panel.ui.mark.hidden = true;
   }
 
   setPointerMode(mode) {
     this.pointerMode = ['attract', 'repel'].includes(mode) ? mode : 'off';
     this.host.canvas?.classList.toggle('bf-pointing', this.pointerMode !== 'off');
-    this.host.syncTools();
+    this.host.panel.syncTools();
   }
 
   /** Selects the boid whose cone is under the canvas pixel (x, y); whether there was one. */
@@ -109,7 +109,7 @@ export class SceneTools {
     if (!this.host.flock || !this.host.view || this.host.gl.lost) return false;
     const id = this.host.view.pick(this.host.flock, x, y);
     if (id === undefined) return false;
-    if (this.host.features.has('obstacles')) {
+    if (this.host.panel.features.has('obstacles')) {
       // A click also drops obstacles: only one right on a cone selects it (pick reaches a
       // fingertip around, which in a dense flock would leave no room for a rock).
       const seen = this.host.flock.inspect(id);
@@ -122,13 +122,13 @@ export class SceneTools {
 
   /** A click on the scene: an obstacle there, OBSTACLE_SIZE of the world's side across. */
   addObstacleAt(x, y) {
-    if (!this.host.features.has('obstacles')) return;
+    if (!this.host.panel.features.has('obstacles')) return;
     const point = this.pointAt(x, y);
     if (!point) return;
     const added = this.host.flock.addObstacle(point[0], point[1], point[2], OBSTACLE_SIZE * this.host.flock.worldSize());
     this.lastObstacle = added ? this.host.flock.obstacles().length / 4 : null;
-    this.host.ui.scene?.say(added ? '' : this.host.text.ui('obstaclesFull'));
-    this.host.syncTools();
+    this.host.panel.ui.scene?.say(added ? '' : this.host.text.ui('obstaclesFull'));
+    this.host.panel.syncTools();
     wake();
   }
 
@@ -139,7 +139,7 @@ export class SceneTools {
     const all = flock.obstacles();
     if (all.length / 4 === this.lastObstacle) flock.removeObstacle(this.lastObstacle - 1);
     this.lastObstacle = null;
-    this.host.syncTools();
+    this.host.panel.syncTools();
   }
 
   /** The middle of the canvas, in CSS pixels (where the keyboard's tools act). */
@@ -149,7 +149,7 @@ export class SceneTools {
 
   /** O: an obstacle in the middle of the view. Returns whether the key did something. */
   addObstacleAhead() {
-    if (!this.host.features.has('obstacles') || !this.host.flock) return false;
+    if (!this.host.panel.features.has('obstacles') || !this.host.flock) return false;
     this.addObstacleAt(...this.viewCentre());
     this.lastObstacle = null; // no double-click can take this one back
     return true;
@@ -157,11 +157,11 @@ export class SceneTools {
 
   /** X: takes away the obstacle added last. Returns whether the key did something. */
   removeLastObstacle() {
-    if (!this.host.features.has('obstacles') || !this.host.flock) return false;
+    if (!this.host.panel.features.has('obstacles') || !this.host.flock) return false;
     const n = this.host.flock.obstacles().length / 4;
     if (n > 0) this.host.flock.removeObstacle(n - 1);
     this.lastObstacle = null;
-    this.host.syncTools();
+    this.host.panel.syncTools();
     wake();
     return true;
   }
@@ -171,12 +171,12 @@ export class SceneTools {
    * again, the other key switches, or Escape; `mode` null lets go. Returns whether it acted.
    */
   toggleKeyPointer(mode) {
-    if (!this.host.features.has('pointer') || !this.host.flock) return false;
+    if (!this.host.panel.features.has('pointer') || !this.host.flock) return false;
     const next = mode && this.keyPointer !== mode ? mode : null;
     this.keyPointer = next;
     if (next) this.holdPointer(...this.viewCentre(), next);
     else this.releasePointer();
-    this.host.ui?.scene?.say(next ? this.host.text.ui(next === 'attract' ? 'keyAttracting' : 'keyRepelling') : '');
+    this.host.panel.ui?.scene?.say(next ? this.host.text.ui(next === 'attract' ? 'keyAttracting' : 'keyRepelling') : '');
     return true;
   }
 }
