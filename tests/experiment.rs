@@ -1,7 +1,11 @@
 //! Experiments (issue 26): the spec's rules, the rows (the same twice, bit for bit; "up" as a
 //! flock run by hand; "up-down" both legs), slices that partition the whole, the native
 //! runner's CSV (slices merged equal the whole run; another experiment refused), numbers
-//! written as JavaScript writes them, and one physical check: alignment orders a flock.
+//! written as JavaScript writes them, the one reader (its messages; on/off values as
+//! `true`/`false` or 1/0), the golden experiment (tests/fixtures/experiment-golden.json: its
+//! print and its exact CSV, the browser's as well as this runner's, which
+//! tests/browser/experiment.test.mjs checks in Chromium too), and one physical check:
+//! alignment orders a flock.
 // Native only: it runs the binary.
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -9,13 +13,11 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use boids::sim::experiment::{
-    param_named, run, Direction, ErrorKind, Leg, Row, Runner, Slice, Spec, Stat, DT, MAX_COUNT,
-    MAX_SEEDS, MAX_VALUES,
+    js_number, pack_rows, param_named, parse_csv, read_json, run, write_csv, write_packed_csv,
+    Direction, ErrorKind, Leg, Row, Runner, Slice, Spec, Stat, DT, MAX_COUNT, MAX_SEEDS,
+    MAX_VALUES,
 };
 use boids::sim::{Flock, Param, Settings};
-
-#[path = "../src/bin/experiment/jsnum.rs"]
-mod jsnum;
 
 /// The small experiment of the tests: 200 boids, 2 seeds, 3 values, 1 s + 1 s.
 fn small(direction: Direction) -> Spec {
@@ -71,6 +73,8 @@ fn each_rule_names_its_field_and_kind() {
             "settings.wrap",
             ErrorKind::Range,
         ),
+        // An on/off parameter takes 1 or 0 (true or false, as the reader reads them).
+        (|s| s.settings[0].1 = 0.5, "settings.wrap", ErrorKind::Range),
         (|s| s.param = Param::Seed, "param", ErrorKind::Type),
         (|s| s.values.clear(), "values", ErrorKind::Range),
         (
@@ -356,7 +360,7 @@ fn the_cli_writes_the_rows_of_run_and_merged_slices_equal_the_whole() {
                 "alignment",
                 "up",
                 &row.seed.to_string(),
-                &jsnum::js_number(row.value),
+                &js_number(row.value),
                 "2"
             ]
         );
@@ -505,8 +509,251 @@ fn numbers_are_written_as_javascript_writes_them() {
         (f64::INFINITY, "Infinity"),
         (-f64::INFINITY, "-Infinity"),
     ] {
-        assert_eq!(jsnum::js_number(value), text, "{value:?}");
+        assert_eq!(js_number(value), text, "{value:?}");
     }
+}
+
+/// SMALL_JSON with `from` replaced by `to`, read.
+fn read_with(from: &str, to: &str) -> Result<Spec, boids::sim::experiment::SpecError> {
+    assert!(SMALL_JSON.contains(from), "{from}");
+    read_json(&SMALL_JSON.replace(from, to))
+}
+
+#[test]
+fn the_reader_names_the_field_and_its_type() {
+    let small = small(Direction::Up);
+    assert_eq!(read_json(SMALL_JSON), Ok(small.clone()));
+    // `settings` may be left out or null; a slice is read.
+    let bare = read_with("\"settings\": {\"wrap\": 1, \"cohesion\": 1.2}, ", "").unwrap();
+    assert!(bare.settings.is_empty());
+    let sliced = read_with("\"up\"", "\"up\", \"slice\": {\"index\": 1, \"of\": 3}").unwrap();
+    assert_eq!(sliced.slice, Some(Slice { index: 1, of: 3 }));
+    let cases: &[(&str, &str, ErrorKind, &str)] = &[
+        ("\"param\": \"alignment\"", "\"param\": 3", ErrorKind::Type, "param must be a string, got a number"),
+        ("\"param\": \"alignment\"", "\"param\": \"bogus\"", ErrorKind::Type, "param: unknown parameter"),
+        ("\"wrap\"", "\"warp\"", ErrorKind::Type, "settings.warp: unknown parameter"),
+        ("1.2}", "\"strong\"}", ErrorKind::Type, "settings.cohesion must be a number, got a string"),
+        ("[0, 1.5, 3]", "2", ErrorKind::Type, "values must be an array, got a number"),
+        ("[0, 1.5, 3]", "[0, \"1\"]", ErrorKind::Type, "values[1] must be a number, got a string"),
+        ("[0, 1.5, 3]", "[0, 9]", ErrorKind::Range, "values[1]: outside the range of alignment, 0 to 3"),
+        ("\"up\"", "\"sideways\"", ErrorKind::Type, "direction must be \"up\" or \"up-down\""),
+        ("[1, 2]", "[1, 2.5]", ErrorKind::Type, "seeds[1] must be a whole number from 0 to 4294967295"),
+        ("[1, 2]", "[-1]", ErrorKind::Type, "seeds[0] must be a whole number from 0 to 4294967295"),
+        ("\"count\": 200", "\"count\": 10.5", ErrorKind::Type, "count must be a whole number"),
+        ("\"count\": 200", "\"count\": 1e6", ErrorKind::Range, "count: must be 50 to 20000 boids"),
+        ("\"count\": 200", "\"count\": -3", ErrorKind::Range, "count: must be 50 to 20000 boids"),
+        ("\"measure\": 1", "\"measure\": null", ErrorKind::Type, "measure must be a number, got null"),
+        ("\"measure\": 1, ", "", ErrorKind::Type, "measure must be a number, got undefined"),
+        ("\"up\"", "\"up\", \"sampleevery\": 1", ErrorKind::Type, "spec.sampleevery is not a field of a spec (settings, param, values, direction, seeds, count, settle, measure, sampleEvery, slice)"),
+        ("\"up\"", "\"up\", \"slice\": {\"index\": -1, \"of\": 3}", ErrorKind::Type, "slice.index must be a whole number ≥ 0"),
+        ("\"up\"", "\"up\", \"slice\": {\"index\": 3, \"of\": 3}", ErrorKind::Range, "slice.index: must be below slice.of"),
+        ("\"up\"", "\"up\", \"slice\": 2", ErrorKind::Type, "slice must be an object or undefined, got a number"),
+    ];
+    for (from, to, kind, message) in cases {
+        let error = read_with(from, to).expect_err(message);
+        assert_eq!((error.kind, error.message.as_str()), (*kind, *message));
+        assert!(error.message.starts_with(&error.field), "{error:?}");
+    }
+    for text in ["[]", "\"spec\"", "null", "{\"settings\": "] {
+        let error = read_json(text).unwrap_err();
+        assert_eq!(error.kind, ErrorKind::Type);
+        assert!(error.message.starts_with("spec"), "{}", error.message);
+    }
+    // A list far too long is not read whole: "at most".
+    let many = format!("[{}]", vec!["1"; 5000].join(","));
+    let error = read_with("[0, 1.5, 3]", &many).unwrap_err();
+    assert_eq!(error.message, "values: at most 201 values");
+}
+
+/// Issue 41: an on/off setting (and an on/off parameter's values) takes `true`/`false` as
+/// well as 1/0, meaning the same: the same spec, the same print, the same rows.
+#[test]
+fn on_off_values_take_true_and_false_as_1_and_0() {
+    let numbers = read_with("\"wrap\": 1", "\"wrap\": 1, \"flat\": 0").unwrap();
+    let booleans = read_with("\"wrap\": 1", "\"wrap\": true, \"flat\": false").unwrap();
+    assert_eq!(booleans, numbers);
+    assert_eq!(booleans.settings[0], (Param::Wrap, 1.0));
+    assert_eq!(booleans.settings[1], (Param::Flat, 0.0));
+    assert_eq!(booleans.fingerprint(), numbers.fingerprint());
+    // Sweeping an on/off parameter: its values may be booleans too.
+    let sweep = |values: &str| {
+        let text = SMALL_JSON.replace("\"alignment\"", "\"topological\"");
+        read_json(&text.replace("[0, 1.5, 3]", values))
+    };
+    let (ones, trues) = (sweep("[0, 1]").unwrap(), sweep("[false, true]").unwrap());
+    assert_eq!(trues, ones);
+    assert_eq!(trues.values, [0.0, 1.0]);
+    // A number parameter takes no boolean; an on/off one no other number, nor a string.
+    let refused = [
+        (
+            "1.2}",
+            "true}",
+            ErrorKind::Type,
+            "settings.cohesion must be a number, got a boolean",
+        ),
+        (
+            "\"wrap\": 1",
+            "\"wrap\": 2",
+            ErrorKind::Range,
+            "settings.wrap: must be true, false, 1 or 0",
+        ),
+        (
+            "\"wrap\": 1",
+            "\"wrap\": \"on\"",
+            ErrorKind::Type,
+            "settings.wrap must be true, false, 1 or 0, got a string",
+        ),
+    ];
+    for (from, to, kind, message) in refused {
+        let error = read_with(from, to).expect_err(message);
+        assert_eq!((error.kind, error.message.as_str()), (kind, message));
+    }
+    let error = read_with("[0, 1.5, 3]", "[true]").unwrap_err();
+    assert_eq!(error.message, "values[0] must be a number, got a boolean");
+    // Run: `wrap: true` flies the flock that `wrap: 1` flies.
+    let short = |spec: Spec| Spec {
+        values: vec![1.5],
+        seeds: vec![1],
+        count: 60,
+        settle: 0.25,
+        measure: 0.25,
+        sample_every: 0.25,
+        ..spec
+    };
+    let bools = read_with("\"wrap\": 1", "\"wrap\": true").unwrap();
+    let ones = read_json(SMALL_JSON).unwrap();
+    assert_eq!(
+        bits(&run(short(bools)).unwrap()),
+        bits(&run(short(ones)).unwrap())
+    );
+    // The command line reads them too.
+    let dir = folder("booleans");
+    let file = dir.join("spec.json");
+    std::fs::write(&file, SMALL_JSON.replace("\"wrap\": 1", "\"wrap\": true")).unwrap();
+    let out = dir.join("out.csv");
+    let (ok, stderr) = experiment(&[file.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert!(ok, "{stderr}");
+    assert!(read(&out).contains("# spec {\"settings\":{\"wrap\":1,\"cohesion\":1.2},"));
+}
+
+/// The golden experiment (tests/fixtures/experiment-golden.json), as the browser test reads it.
+struct Golden {
+    spec: Spec,
+    spec_text: String,
+    fingerprint: String,
+    version: String,
+    link: String,
+    native: String,
+    browser: String,
+}
+
+fn golden() -> Golden {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/experiment-golden.json"
+    );
+    let json: serde_json::Value = serde_json::from_str(&read(std::path::Path::new(path))).unwrap();
+    let text = |value: &serde_json::Value| value.as_str().unwrap().to_string();
+    Golden {
+        spec: read_json(&json["spec"].to_string()).unwrap(),
+        spec_text: json["spec"].to_string(),
+        fingerprint: text(&json["fingerprint"]),
+        version: text(&json["version"]),
+        link: text(&json["link"]),
+        native: text(&json["csv"]["native"]),
+        browser: text(&json["csv"]["browser"]),
+    }
+}
+
+/// Every row's numbers of two CSVs of one experiment, to compare within rounding.
+fn row_numbers(csv: &str) -> Vec<(String, Vec<f64>)> {
+    let parsed = parse_csv(csv).unwrap();
+    parsed
+        .rows
+        .iter()
+        .map(|row| {
+            let key = format!(
+                "{} {} {} {}",
+                row.seed,
+                row.leg.name(),
+                row.value,
+                row.samples
+            );
+            let numbers = row.stats().iter().flat_map(|s| [s.mean, s.sd]).collect();
+            (key, numbers)
+        })
+        .collect()
+}
+
+#[test]
+fn the_golden_experiment_reads_prints_and_writes_as_pinned() {
+    let golden = golden();
+    let spec = &golden.spec;
+    // Read (wrap given as true), printed.
+    assert_eq!(spec.settings[0], (Param::Wrap, 1.0));
+    assert_eq!(spec.print(), golden.fingerprint);
+    assert_eq!(format!("{:016x}", spec.fingerprint()), golden.fingerprint);
+    let link = Some(golden.link.as_str());
+    // The writer: the browser's rows, read back from its CSV, written again are its text, byte
+    // for byte (numbers as V8 wrote them, here by `js_number`).
+    let browser = parse_csv(&golden.browser).unwrap();
+    assert_eq!(browser.spec.print(), golden.fingerprint);
+    let again = write_csv(
+        &golden.version,
+        &browser.spec,
+        &browser.rows,
+        link,
+        js_number,
+    );
+    assert_eq!(again, golden.browser);
+    // ... and packed as numbers, as the worker's module hands rows over and the browser
+    // hands them back for the CSV (`pack_rows`, `write_packed_csv`).
+    let packed = pack_rows(&browser.rows);
+    assert_eq!(packed.len(), 16 * browser.rows.len());
+    let again = write_packed_csv(&golden.version, spec, &packed, link, js_number);
+    assert_eq!(again, golden.browser);
+    // The run: this machine's rows make the native CSV (x86_64, bit for bit; elsewhere its
+    // lanes may round otherwise: the same rows within rounding).
+    let rows = run(spec.clone()).unwrap();
+    let native = write_csv(&golden.version, spec, &rows, link, js_number);
+    if cfg!(target_arch = "x86_64") {
+        assert_eq!(native, golden.native);
+    }
+    let lines = |csv: &str| csv.lines().take(5).map(String::from).collect::<Vec<_>>();
+    assert_eq!(
+        lines(&native),
+        lines(&golden.native),
+        "comment lines and header"
+    );
+    assert_eq!(lines(&golden.browser), lines(&golden.native));
+    // Native and browser rows: the same points, the same numbers to rounding (other lanes).
+    for other in [&native, &golden.browser] {
+        let (ours, theirs) = (row_numbers(&golden.native), row_numbers(other));
+        assert_eq!(ours.len(), theirs.len());
+        for ((key, a), (other_key, b)) in ours.iter().zip(&theirs) {
+            assert_eq!(key, other_key);
+            for (x, y) in a.iter().zip(b) {
+                assert!(
+                    (x - y).abs() <= 1e-4 * (1.0 + x.abs()),
+                    "{key}: {x} against {y}"
+                );
+            }
+        }
+    }
+    // The command line writes the same (no link line: it has none).
+    let dir = folder("golden");
+    let file = dir.join("golden.json");
+    std::fs::write(&file, &golden.spec_text).unwrap();
+    let out = dir.join("golden.csv");
+    let (ok, stderr) = experiment(&[file.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert!(ok, "{stderr}");
+    let without_link = native.replace(&format!("# link {}\n", golden.link), "");
+    let cli = read(&out).replacen(
+        &format!("# boids {}\n", env!("CARGO_PKG_VERSION")),
+        &format!("# boids {}\n", golden.version),
+        1,
+    );
+    assert_eq!(cli, without_link);
 }
 
 /// Alignment orders a flock: a sweep of it in a wrapped world, polarization rising.

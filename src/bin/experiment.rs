@@ -7,17 +7,11 @@
 //! experiment merge A.csv B.csv … [-o OUT.csv] [--partial]
 //! ```
 //!
+//! The spec is read, printed and written as CSV by the experiment core
+//! (`boids::sim::experiment`: `read_json`, `write_csv`, `parse_csv`), the same code as the
+//! browser's worker module runs; this file farms the units out and merges.
+//!
 //! See docs/experiments.md. Native only: built for wasm it says so and exits 2.
-
-#[cfg(not(target_arch = "wasm32"))]
-#[path = "experiment/csv.rs"]
-mod csv;
-#[cfg(not(target_arch = "wasm32"))]
-#[path = "experiment/jsnum.rs"]
-mod jsnum;
-#[cfg(not(target_arch = "wasm32"))]
-#[path = "experiment/spec_json.rs"]
-mod spec_json;
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
@@ -50,12 +44,10 @@ mod cli {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::time::Instant;
 
-    use boids::sim::experiment::{run as run_spec, Row, Slice, Spec};
+    use boids::sim::experiment::{
+        js_number, parse_csv, parse_slice, read_json, run as run_spec, write_csv, Row, Slice, Spec,
+    };
     use rayon::prelude::*;
-
-    use crate::csv;
-    use crate::jsnum::js_number;
-    use crate::spec_json;
 
     pub const USAGE: &str = "usage: experiment SPEC.json [--slice K/N] [-o OUT.csv] [--quiet]
        experiment merge A.csv B.csv ... [-o OUT.csv] [--partial]
@@ -110,7 +102,7 @@ SPEC.json is runExperiment's spec; threads: RAYON_NUM_THREADS (default: every co
                 }
                 "--slice" if !merging => {
                     let text = args.next().ok_or_else(|| usage("--slice needs K/N"))?;
-                    let (index, of) = csv::parse_slice(text)
+                    let (index, of) = parse_slice(text)
                         .ok_or_else(|| usage(format!("--slice {text}: not K/N with 1 ≤ K ≤ N")))?;
                     parsed.slice = Some(Slice { index, of });
                 }
@@ -159,13 +151,14 @@ SPEC.json is runExperiment's spec; threads: RAYON_NUM_THREADS (default: every co
         let [file] = args.files.as_slice() else {
             return Err(usage("one spec file, please"));
         };
-        let mut spec = spec_json::parse(&read(file)?).map_err(|e| format!("{file}: {e}"))?;
+        let mut spec = read_json(&read(file)?).map_err(|e| format!("{file}: {e}"))?;
         if args.slice.is_some() {
             spec.slice = args.slice;
+            spec.validate().map_err(|e| format!("{file}: {e}"))?;
         }
-        spec.validate().map_err(|e| format!("{file}: {e}"))?;
         let rows = run_parallel(&spec, args.quiet);
-        write(args.output.as_deref(), &csv::write(VERSION, &spec, &rows))?;
+        let csv = write_csv(VERSION, &spec, &rows, None, js_number);
+        write(args.output.as_deref(), &csv)?;
         Ok(())
     }
 
@@ -201,7 +194,7 @@ SPEC.json is runExperiment's spec; threads: RAYON_NUM_THREADS (default: every co
         }
         let mut parsed = Vec::new();
         for file in &args.files {
-            let csv = csv::parse(&read(file)?).map_err(|e| format!("{file}: {e}"))?;
+            let csv = parse_csv(&read(file)?).map_err(|e| format!("{file}: {e}"))?;
             if csv.spec.fingerprint() != csv.print {
                 let what = "its spec line does not match its `# experiment` print";
                 return Err(format!("{file}: {what}").into());
@@ -269,10 +262,8 @@ SPEC.json is runExperiment's spec; threads: RAYON_NUM_THREADS (default: every co
             return Err(what.into());
         }
         let rows: Vec<Row> = slots.into_iter().flatten().flat_map(|(_, r)| r).collect();
-        write(
-            args.output.as_deref(),
-            &csv::write(&first.version, &spec, &rows),
-        )?;
+        let csv = write_csv(&first.version, &spec, &rows, None, js_number);
+        write(args.output.as_deref(), &csv)?;
         Ok(())
     }
 }

@@ -2,27 +2,64 @@
 //! settled and then measured over a window of flock time. The same spec gives the same rows,
 //! bit for bit: no clock, no global random numbers, every flock stepped at `DT`.
 //!
-//! This module knows nothing of the web and prints no floats (the wasm module has no float
-//! printing): messages name the field and the limit, numbers of the table written by
-//! `plain`. The JS binding (`src/web/experiment.rs`) and the native runner
-//! (`src/bin/experiment.rs`) both drive `Runner`.
+//! This module is the experiment's one contract (issue 41): the spec read and checked
+//! (`read.rs`, whatever holds it: a JavaScript object or JSON), its print
+//! (`Spec::fingerprint`), the CSV (`csv.rs`) and the limits, for the browser's worker module
+//! (`src/web/experiment.rs`, which the page's `www/experiment/` reaches for all of these) and
+//! the native runner (`src/bin/experiment.rs`) alike. It knows nothing of the web and prints
+//! no floats (the wasm module has no float printing): messages name the field and the limit,
+//! numbers of the table written by `plain`, and the CSV's numbers by the writer it is given
+//! (`Number#toString` in the worker's module, `js_number` natively).
 
+mod csv;
+#[cfg(not(target_arch = "wasm32"))]
+mod jsnum;
+#[cfg(not(target_arch = "wasm32"))]
+mod json;
+mod read;
 mod runner;
 
+#[cfg(not(target_arch = "wasm32"))]
+pub use csv::{parse as parse_csv, parse_slice, Parsed};
+pub use csv::{
+    spec_json, write as write_csv, write_packed as write_packed_csv, WriteNumber, HEADER,
+};
+#[cfg(not(target_arch = "wasm32"))]
+pub use jsnum::js_number;
+#[cfg(not(target_arch = "wasm32"))]
+pub use json::read_json;
+pub use read::{pack_rows, read, Source, Value, FIELDS, FIELD_LIST, ROW_NUMBERS, STATS};
 pub use runner::{run, Row, Runner, Stat};
 
-use crate::sim::params::Param;
+use crate::sim::params::{Kind, Param};
+
+// The limits as literals too, for messages without formatting (`concat!`).
+macro_rules! max_values {
+    () => {
+        201
+    };
+}
+macro_rules! max_seeds {
+    () => {
+        64
+    };
+}
 
 /// Every experiment steps its flocks at this.
 pub const DT: f32 = 1.0 / 60.0;
-/// Steps in a second of flock time (1 / `DT`).
-const STEPS_PER_SECOND: f64 = 60.0;
+/// Steps in a second of flock time (1 / `DT`): a step is the shortest `sampleEvery`.
+pub const STEPS_PER_SECOND: f64 = 60.0;
 /// The most boids an experiment flies.
 pub const MAX_COUNT: usize = 20_000;
-pub const MAX_VALUES: usize = 201;
-pub const MAX_SEEDS: usize = 64;
+pub const MAX_VALUES: usize = max_values!();
+pub const MAX_SEEDS: usize = max_seeds!();
 /// The longest point, settle + measure, in seconds.
 pub const MAX_POINT_SECONDS: f64 = 600.0;
+
+/// The fewest boids an experiment flies: the parameter table's least count.
+pub fn min_count() -> usize {
+    Param::Count.spec().min as usize
+}
 
 /// "up": each point from a fresh flock; "up-down": one flock per seed carried through the
 /// values and back.
@@ -171,6 +208,15 @@ fn plain(value: f64) -> String {
     format!("{sign}{whole}.{part:0digits$}")
 }
 
+/// An on/off parameter takes 1 or 0 (the reader turns `true`/`false` into them): one rule for
+/// every on/off value, as the setters have it (docs/api.md). Other parameters pass.
+fn on_off(field: &str, param: Param, value: f64) -> Result<(), SpecError> {
+    if param.spec().kind == Kind::Toggle && value != 0.0 && value != 1.0 {
+        return Err(SpecError::range(field, "must be true, false, 1 or 0"));
+    }
+    Ok(())
+}
+
 /// Seconds of flock time as whole steps at `DT`.
 fn steps(seconds: f64) -> u64 {
     (seconds * STEPS_PER_SECOND).round() as u64
@@ -193,6 +239,7 @@ impl Spec {
             if !value.is_finite() {
                 return Err(SpecError::range(&field, "not a finite number"));
             }
+            on_off(&field, param, value)?;
         }
         seed_field("param", self.param)?;
         let spec = self.param.spec();
@@ -200,10 +247,8 @@ impl Spec {
             return Err(SpecError::range("values", "at least one value is needed"));
         }
         if self.values.len() > MAX_VALUES {
-            return Err(SpecError::range(
-                "values",
-                &format!("at most {MAX_VALUES} values"),
-            ));
+            let what = concat!("at most ", max_values!(), " values");
+            return Err(SpecError::range("values", what));
         }
         for (i, &value) in self.values.iter().enumerate() {
             let field = format!("values[{i}]");
@@ -215,17 +260,16 @@ impl Spec {
                 let what = format!("outside the range of {}, {range}", spec.name);
                 return Err(SpecError::range(&field, &what));
             }
+            on_off(&field, self.param, value)?;
         }
         if self.seeds.is_empty() {
             return Err(SpecError::range("seeds", "at least one seed is needed"));
         }
         if self.seeds.len() > MAX_SEEDS {
-            return Err(SpecError::range(
-                "seeds",
-                &format!("at most {MAX_SEEDS} seeds"),
-            ));
+            let what = concat!("at most ", max_seeds!(), " seeds");
+            return Err(SpecError::range("seeds", what));
         }
-        let fewest = Param::Count.spec().min as usize;
+        let fewest = min_count();
         if self.count < fewest || self.count > MAX_COUNT {
             let what = format!("must be {fewest} to {MAX_COUNT} boids");
             return Err(SpecError::range("count", &what));
@@ -248,7 +292,10 @@ impl Spec {
             return Err(SpecError::range("sampleEvery", what));
         }
         if let Some(slice) = self.slice {
-            let units = self.units().len();
+            let units = match self.direction {
+                Direction::Up => self.seeds.len() * self.values.len(),
+                Direction::UpDown => self.seeds.len(),
+            };
             if slice.of < 1 {
                 return Err(SpecError::range("slice.of", "must be at least 1"));
             }
@@ -291,6 +338,12 @@ impl Spec {
             hash.real(value);
         }
         hash.0
+    }
+
+    /// The print as 16 hex digits (what the CSV's `# experiment` line and `result.fingerprint`
+    /// hold).
+    pub fn print(&self) -> String {
+        format!("{:016x}", self.fingerprint())
     }
 
     /// The whole experiment's units in canonical order: seed-major, then values.
@@ -355,6 +408,8 @@ impl Spec {
 struct Fnv(u64);
 
 impl Fnv {
+    // Not inlined: one loop for the dozen fields hashed (the worker's module is counted in bytes).
+    #[inline(never)]
     fn bytes(&mut self, bytes: &[u8]) {
         for &byte in bytes {
             self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
@@ -400,6 +455,11 @@ mod tests {
     }
 
     #[test]
+    fn the_field_list_is_the_fields() {
+        assert_eq!(FIELD_LIST, FIELDS.join(", "));
+    }
+
+    #[test]
     fn units_points_and_steps() {
         let mut spec = spec();
         assert_eq!(spec.units().len(), 6);
@@ -427,5 +487,8 @@ mod tests {
         let mut signed = base.clone();
         signed.values[0] = -0.0;
         assert_eq!(base.fingerprint(), signed.fingerprint());
+        // 16 hex digits, the leading zeros kept.
+        assert_eq!(base.print(), format!("{:016x}", base.fingerprint()));
+        assert_eq!(base.print().len(), 16);
     }
 }

@@ -1,21 +1,26 @@
 //! `Experiment` for JavaScript (issue 26): a thin wrapper over [`Runner`], driven by
-//! `www/experiment/experiment-worker.js` a chunk of steps at a time. The spec is read here, field by
-//! field, with the type checks (`TypeError` naming the field); every other rule is the
-//! core's (`Spec::validate`), its `SpecError` thrown as a `TypeError` or `RangeError` with
-//! the core's message. No float is printed: messages name fields and limits only.
+//! `www/experiment/experiment-worker.js` a chunk of steps at a time; and the experiment's
+//! contract for the page's own thread (issue 41), which loads this module too
+//! (`www/experiment/runner.js`): `Experiment.contract` (the spec read and checked, its print
+//! and JSON; or the CSV of rows), `Experiment.limits` and `Experiment.fields`. Every rule is
+//! the core's (`crate::sim::experiment`: one reader, one print, one CSV writer, the native
+//! runner's too); this file only says how a JavaScript value is read (`Js`) and made. A refusal
+//! is a `TypeError` or `RangeError` with the core's message, which names the field; no float
+//! is printed here (numbers are written by the engine, `args::js_number`). The worker's module
+//! is held to a size (tests/browser/embed-size.test.mjs): each export costs its glue, which is
+//! why the contract is one call.
 
-use js_sys::{Array, Object, RangeError, Reflect, TypeError};
+use std::cell::RefCell;
+
+use js_sys::{Array, JsString, Object, RangeError, Reflect, TypeError};
 use wasm_bindgen::prelude::*;
 
-use super::args::{number, optional_number, string, type_error};
+use super::args::{js_number, number, optional_number};
 use crate::sim::experiment::{
-    param_named, Direction, ErrorKind, Row, Runner, Slice, Spec, SpecError, Stat, MAX_COUNT,
-    MAX_SEEDS, MAX_VALUES,
+    min_count, pack_rows, read, spec_json, write_packed_csv, ErrorKind, Runner, Source, Spec,
+    SpecError, Value, FIELD_LIST, MAX_COUNT, MAX_POINT_SECONDS, MAX_SEEDS, MAX_VALUES,
+    STEPS_PER_SECOND,
 };
-
-const NEW: &str = "Experiment";
-/// The longest parameter name read (the table's are a few letters long).
-const NAME_MAX: u32 = 64;
 
 /// An experiment under way: `new Experiment(spec)`, then `advance(steps)` until it says
 /// true; `rows(from)` gives the rows measured so far.
@@ -24,169 +29,102 @@ pub struct Experiment {
     runner: Runner,
 }
 
-fn spec_error(error: SpecError) -> JsValue {
-    let message = format!("{NEW}: {}", error.message);
+thread_local! {
+    /// The first error a read threw (a getter, a proxy), kept until the reader is done.
+    static THROWN: RefCell<Option<JsValue>> = const { RefCell::new(None) };
+}
+
+/// The error JavaScript sees for a refused spec: a `TypeError` or `RangeError` with the core's
+/// message, which names the field ("count: must be 50 to 20000 boids"; `runner.js` puts
+/// the name of the function called before it).
+#[inline(never)]
+fn refused(error: SpecError) -> JsValue {
     match error.kind {
-        ErrorKind::Type => TypeError::new(&message).into(),
-        ErrorKind::Range => RangeError::new(&message).into(),
+        ErrorKind::Type => TypeError::new(&error.message).into(),
+        ErrorKind::Range => RangeError::new(&error.message).into(),
     }
 }
 
-/// `object[name]` (a getter or a proxy may throw: that error is passed on).
-fn get(object: &JsValue, name: &str) -> Result<JsValue, JsValue> {
-    Reflect::get(object, &JsValue::from_str(name))
+/// A JavaScript value, read for `read`. Only `typeof`, `Array.isArray`, own keys and property
+/// reads are asked of it (no `valueOf` or `toString` of the caller's); a read that throws
+/// gives `undefined` and its error is kept (`THROWN`), for `spec_from` to throw.
+struct Js(JsValue);
+
+/// The value read, or `undefined` with the error kept.
+#[inline(never)]
+fn kept(read: Result<JsValue, JsValue>) -> Js {
+    Js(read.unwrap_or_else(|error| {
+        THROWN.with(|thrown| {
+            thrown.borrow_mut().get_or_insert(error);
+        });
+        JsValue::UNDEFINED
+    }))
 }
 
-/// The number `object[name]`, called `field` in messages.
-#[inline(never)]
-fn number_at(object: &JsValue, name: &str, field: &str) -> Result<f64, JsValue> {
-    number(NEW, field, &get(object, name)?)
-}
-
-#[inline(never)]
-fn whole_number_error(field: &str, range: &str) -> JsValue {
-    TypeError::new(&format!("{NEW}: {field} must be a whole number{range}")).into()
-}
-
-/// A whole number ≥ 0 at `object[name]`; with `clamp`, NaN, ±Infinity and numbers out of
-/// `0..=above` go through as 0 or `above`, which the core refuses as out of range.
-#[inline(never)]
-fn whole(
-    object: &JsValue,
-    name: &str,
-    field: &str,
-    above: f64,
-    clamp: bool,
-) -> Result<usize, JsValue> {
-    let value = number_at(object, name, field)?;
-    let refused = if value.is_finite() {
-        value.fract() != 0.0 || (value < 0.0 && !clamp)
-    } else {
-        !clamp
-    };
-    if refused {
-        return Err(whole_number_error(field, if clamp { "" } else { " ≥ 0" }));
-    }
-    Ok(if value.is_nan() {
-        0
-    } else {
-        value.max(0.0).min(above) as usize
-    })
-}
-
-/// The numbers of the array `spec[field]`, at most `max` + 1 of them (one more than the
-/// core accepts, so that it says "at most": a length of a billion is not read).
-#[inline(never)]
-fn numbers(spec: &JsValue, field: &str, max: usize) -> Result<Vec<f64>, JsValue> {
-    let value = get(spec, field)?;
-    if !Array::is_array(&value) {
-        return Err(type_error(NEW, field, "an array", &value));
-    }
-    let array: &Array = value.unchecked_ref();
-    let length = array.length().min(max as u32 + 1);
-    let mut numbers = Vec::with_capacity(length as usize);
-    for i in 0..length {
-        let item = Reflect::get_u32(array, i)?;
-        match item.as_f64() {
-            Some(number) => numbers.push(number),
-            None => return Err(type_error(NEW, &format!("{field}[{i}]"), "a number", &item)),
+impl Source for Js {
+    fn value(&self) -> Value {
+        let value = &self.0;
+        if value.is_undefined() {
+            Value::Undefined
+        } else if value.is_null() {
+            Value::Null
+        } else if let Some(on) = value.as_bool() {
+            Value::Boolean(on)
+        } else if let Some(x) = value.as_f64() {
+            Value::Number(x)
+        } else if value.is_string() {
+            Value::Text
+        } else if Array::is_array(value) {
+            Value::Array
+        } else if value.is_function() {
+            Value::Other("a function")
+        } else if value.is_object() {
+            Value::Object
+        } else if value.is_symbol() {
+            Value::Other("a symbol")
+        } else {
+            Value::Other("a bigint")
         }
     }
-    Ok(numbers)
+
+    fn text(&self, max: usize) -> Option<String> {
+        text(&self.0, max as u32)
+    }
+
+    fn get(&self, key: &str) -> Js {
+        kept(Reflect::get(&self.0, &JsValue::from_str(key)))
+    }
+
+    fn keys(&self) -> Vec<Js> {
+        Object::keys(self.0.unchecked_ref::<Object>())
+            .iter()
+            .map(Js)
+            .collect()
+    }
+
+    fn length(&self) -> usize {
+        self.0.unchecked_ref::<Array>().length() as usize
+    }
+
+    fn item(&self, index: usize) -> Js {
+        kept(Reflect::get_u32(&self.0, index as u32))
+    }
 }
 
-fn read_spec(spec: &JsValue) -> Result<Spec, JsValue> {
-    if !spec.is_object() {
-        return Err(type_error(NEW, "spec", "an object", spec));
-    }
-    let mut settings = Vec::new();
-    let given = get(spec, "settings")?;
-    if !given.is_undefined() {
-        if !given.is_object() {
-            return Err(type_error(NEW, "settings", "an object", &given));
-        }
-        for key in Object::keys(given.unchecked_ref::<Object>()) {
-            let name = string(NEW, "a settings name", &key, NAME_MAX)?;
-            let field = format!("settings.{name}");
-            let value = number_at(&given, &name, &field)?;
-            settings.push((param_named(&field, &name).map_err(spec_error)?, value));
-        }
-    }
-    let name = string(NEW, "param", &get(spec, "param")?, NAME_MAX)?;
-    let param = param_named("param", &name).map_err(spec_error)?;
-    let values = numbers(spec, "values", MAX_VALUES)?;
-    let direction = string(NEW, "direction", &get(spec, "direction")?, NAME_MAX)?;
-    let Some(direction) = Direction::from_name(&direction) else {
-        let message = format!("{NEW}: direction must be \"up\" or \"up-down\"");
-        return Err(TypeError::new(&message).into());
-    };
-    let mut seeds = Vec::new();
-    for (i, seed) in numbers(spec, "seeds", MAX_SEEDS)?.into_iter().enumerate() {
-        if !(seed.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&seed)) {
-            let range = " from 0 to 4294967295";
-            return Err(whole_number_error(&format!("seeds[{i}]"), range));
-        }
-        seeds.push(seed as u32);
-    }
-    let count = whole(spec, "count", "count", (MAX_COUNT + 1) as f64, true)?;
-    let settle = number_at(spec, "settle", "settle")?;
-    let measure = number_at(spec, "measure", "measure")?;
-    let sample_every = number_at(spec, "sampleEvery", "sampleEvery")?;
-    let slice = get(spec, "slice")?;
-    let slice = if slice.is_undefined() || slice.is_null() {
-        None
-    } else if slice.is_object() {
-        Some(Slice {
-            index: whole(&slice, "index", "slice.index", f64::MAX, false)?,
-            of: whole(&slice, "of", "slice.of", f64::MAX, false)?,
-        })
-    } else {
-        return Err(type_error(NEW, "slice", "an object or undefined", &slice));
-    };
-    Ok(Spec {
-        settings,
-        param,
-        values,
-        direction,
-        seeds,
-        count,
-        settle,
-        measure,
-        sample_every,
-        slice,
-    })
+/// The string `value`, when it is one of at most `max` characters.
+fn text(value: &JsValue, max: u32) -> Option<String> {
+    let text = value.dyn_ref::<JsString>()?;
+    (text.length() <= max).then(|| String::from(text))
 }
 
-fn set(object: &Object, key: &str, value: impl Into<JsValue>) {
-    let _ = Reflect::set(object, &key.into(), &value.into());
-}
-
-fn stat(stat: Stat) -> Object {
-    let object = Object::new();
-    set(&object, "mean", stat.mean);
-    set(&object, "sd", stat.sd);
-    object
-}
-
-fn row_object(param: &str, row: &Row) -> Object {
-    let object = Object::new();
-    set(&object, "param", param);
-    set(&object, "direction", row.leg.name());
-    set(&object, "seed", row.seed);
-    set(&object, "value", row.value);
-    set(&object, "samples", row.samples as u32);
-    let keys = [
-        "polarization",
-        "milling",
-        "groups",
-        "largestGroup",
-        "medianNearest",
-        "meanNeighbours",
-    ];
-    for (key, value) in keys.into_iter().zip(row.stats()) {
-        set(&object, key, stat(value));
+/// `spec` read and checked, or the error to throw: what a read threw, else the refusal.
+#[inline(never)]
+fn spec_from(spec: &JsValue) -> Result<Spec, JsValue> {
+    let spec = read(&Js(spec.clone()));
+    if let Some(error) = THROWN.with(|thrown| thrown.borrow_mut().take()) {
+        return Err(error);
     }
-    object
+    spec.map_err(refused)
 }
 
 #[wasm_bindgen]
@@ -195,7 +133,8 @@ impl Experiment {
     /// naming the field when it is refused. Steps nothing yet.
     #[wasm_bindgen(constructor)]
     pub fn new(spec: &JsValue) -> Result<Experiment, JsValue> {
-        let runner = Runner::new(read_spec(spec)?).map_err(spec_error)?;
+        let spec = spec_from(spec)?;
+        let runner = Runner::new(spec).map_err(refused)?;
         Ok(Experiment { runner })
     }
 
@@ -221,16 +160,11 @@ impl Experiment {
         self.runner.steps_total() as f64
     }
 
-    /// Rows measured so far.
-    #[wasm_bindgen(js_name = rowCount)]
-    pub fn row_count(&self) -> u32 {
-        self.runner.rows().len() as u32
-    }
-
-    /// The rows from index `from` on (0 when left out), in the order run: `[{param,
-    /// direction: "up"|"down", seed, value, samples, polarization: {mean, sd}, milling,
-    /// groups, largestGroup, medianNearest, meanNeighbours}]`.
-    pub fn rows(&self, from: &JsValue) -> Result<Array, JsValue> {
+    /// The rows from index `from` on (0 when left out), in the order run, packed as numbers
+    /// (`pack_rows`: 16 a row, seed, leg (0 up, 1 down), value, samples, then each measure's
+    /// mean and sd): `www/experiment/runner.js` makes them `{ param, direction, seed, value,
+    /// samples, polarization: { mean, sd }, … }`.
+    pub fn rows(&self, from: &JsValue) -> Result<Vec<f64>, JsValue> {
         let from = optional_number("Experiment.rows", "from", from)?.unwrap_or(0.0);
         let rows = self.runner.rows();
         let from = if from >= 0.0 {
@@ -238,19 +172,54 @@ impl Experiment {
         } else {
             0
         };
-        let param = self.runner.spec().param.spec().name;
-        Ok(rows[from..]
-            .iter()
-            .map(|row| row_object(param, row))
-            .collect())
+        Ok(pack_rows(&rows[from..]))
     }
 
-    /// The experiment's print (`Spec::fingerprint`) as 16 hex digits: slices share it.
-    pub fn fingerprint(&self) -> String {
-        let print = self.runner.spec().fingerprint();
-        (0..16)
-            .rev()
-            .map(|i| char::from(b"0123456789abcdef"[(print >> (4 * i)) as usize & 15]))
-            .collect()
+    /// `spec` read and checked: its print (16 hex digits, the same for every slice) followed
+    /// by the spec as compact JSON (fields in order, `settings` `{}` when left out, `slice`
+    /// only when given, on/off values as 1 and 0), which the page's thread keeps
+    /// (`JSON.parse`d), sends the worker and puts in links. Given `rows` (packed as numbers,
+    /// 16 a row: `pack_rows`), the CSV of those rows of `spec` instead, `link` (if any) on its
+    /// `# link` line, its `# boids` line this module's version: the native runner's text for
+    /// the same rows. Its arguments are `runner.js`'s (a `Float64Array` it has packed and
+    /// checked, a link it has checked), copied in by the bindings.
+    pub fn contract(
+        spec: &JsValue,
+        rows: Option<Vec<f64>>,
+        link: Option<String>,
+    ) -> Result<String, JsValue> {
+        let spec = spec_from(spec)?;
+        let Some(rows) = rows else {
+            return Ok(spec.print() + &spec_json(&spec, true, js_number));
+        };
+        let version = env!("CARGO_PKG_VERSION");
+        Ok(write_packed_csv(
+            version,
+            &spec,
+            &rows,
+            link.as_deref(),
+            js_number,
+        ))
+    }
+
+    /// The limits of a spec, for forms, in this order: the most values, the most seeds, the
+    /// largest seed, the fewest and the most boids, the longest point (settle + measure, s),
+    /// and the steps in a second of flock time (a step is the shortest `sampleEvery`).
+    /// `runner.js` names them.
+    pub fn limits() -> Vec<f64> {
+        vec![
+            MAX_VALUES as f64,
+            MAX_SEEDS as f64,
+            f64::from(u32::MAX),
+            min_count() as f64,
+            MAX_COUNT as f64,
+            MAX_POINT_SECONDS,
+            STEPS_PER_SECOND,
+        ]
+    }
+
+    /// The fields of a spec, in order, as a message lists them ("settings, param, …").
+    pub fn fields() -> String {
+        FIELD_LIST.to_owned()
     }
 }

@@ -2,7 +2,8 @@
 // phase plot while the progress bar reaches 100 %; the CSV; a link that gives the experiment
 // back; the class's split (one link a slice, a student's page runs its part and shows a code,
 // the teacher's merges the codes and refuses another experiment's); axe-clean, keyboard-only,
-// a phone without sideways scrolling, translated in uk/pl/ru; the lesson "Order from noise"
+// a phone without sideways scrolling, translated in uk/pl/ru; the form's bounds from the
+// contract (experimentLimits()); the lesson "Order from noise"
 // in its four languages. Screenshots go to tests/browser/artifacts/ (and /tmp/shots/ when it
 // exists).
 import { test } from 'node:test';
@@ -102,9 +103,20 @@ test('the group loads its modules only when opened; a short sweep fills the plot
   assert.deepEqual(requested.filter((p) => ON_DEMAND.test(p)), [], 'nothing of the experiment is fetched at load');
 
   await openGroup(page);
-  for (const file of ['experiment-panel.js', 'phase-plot.js', 'experiment.js', 'experiment.css']) {
-    assert.ok(requested.includes(`/www/${file}`), `${file} fetched once the group opened`);
+  for (const file of ['experiment-panel.js', 'panel-run.js', 'panel-class.js', 'phase-plot.js', 'runner.js', 'experiment.css']) {
+    assert.ok(requested.includes(`/www/experiment/${file}`), `${file} fetched once the group opened`);
   }
+  // The form's bounds are the contract's (Rust's experimentLimits()), not copies.
+  const limits = await page.evaluate(async () => (await import('/www/experiment.js')).experimentLimits());
+  const bounds = await page.evaluate(() =>
+    Object.fromEntries(['points', 'count', 'settle', 'measure'].map((k) => [k, [document.getElementById(`exp-${k}`).min, document.getElementById(`exp-${k}`).max]])),
+  );
+  assert.deepEqual(bounds, {
+    points: ['1', String(limits.maxValues)],
+    count: [String(limits.minCount), String(limits.maxCount)],
+    settle: ['0', String(limits.maxPointSeconds)],
+    measure: [String(limits.step), String(limits.maxPointSeconds)],
+  });
   // The parameter list: every slider parameter, noise chosen, its range as the default.
   const options = await page.locator('#exp-param option').evaluateAll((list) => list.map((o) => o.value));
   const sliders = await page.evaluate(() => customElements.get('boids-flock').params.filter((s) => s.slider && s.name !== 'seed').map((s) => s.name));

@@ -4,11 +4,16 @@
 // stops it at once; the page's frames keep coming while it runs; bad specs are refused
 // before any work with the field named; up-down rows hold both legs; slices merged equal
 // the whole run, through result codes too; links carry the spec. The page itself loads none
-// of the experiment's files.
+// of the experiment's files. The contract is Rust's (issue 41): the golden experiment
+// (tests/fixtures/experiment-golden.json, which tests/experiment.rs checks natively) gives its
+// print and its exact CSV here too; on/off settings take true/false as 1/0; the limits come
+// from the module; no call of the contract traps.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, useDistAndBrowser, waitRunning, watchProblems } from './helpers.mjs';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { repoRoot, serve, useDistAndBrowser, waitRunning, watchProblems } from './helpers.mjs';
 
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'";
 const env = useDistAndBrowser({ csp: CSP });
@@ -19,6 +24,8 @@ const ON_DEMAND = [
   'www/experiment/runner.js',
   'www/experiment/experiment-worker.js',
   'www/experiment/experiment-panel.js',
+  'www/experiment/panel-run.js',
+  'www/experiment/panel-class.js',
   'www/experiment/phase-plot.js',
   'www/experiment/experiment.css',
   'www/i18n/experiment.js',
@@ -265,7 +272,9 @@ test('bad specs are refused before any work, with the class and the field', asyn
     [{ ...SMALL, slice: { index: 3, of: 3 } }, 'RangeError', /slice\.index/],
     [{ ...SMALL, slice: { index: -1, of: 3 } }, 'TypeError', /slice\.index/],
     [{ ...SMALL, sampleevery: 0.5 }, 'TypeError', /spec\.sampleevery is not a field/],
-    [{ ...SMALL, values: [() => 1] }, 'TypeError', /values\[0\] cannot be a function/],
+    [{ ...SMALL, values: [() => 1] }, 'TypeError', /values\[0\] must be a number, got a function/],
+    [{ ...SMALL, settings: { wrap: 2 } }, 'RangeError', /settings\.wrap: must be true, false, 1 or 0/],
+    [{ ...SMALL, settings: { cohesion: true } }, 'TypeError', /settings\.cohesion must be a number, got a boolean/],
     ['spec', 'TypeError', /spec must be an object/],
   ];
   const outs = [];
@@ -448,5 +457,154 @@ test('from another origin (a CDN), through a same-origin blob worker', async () 
     await page.close();
     await cdn.close();
     await site.close();
+  }
+});
+
+/** The golden experiment (tests/fixtures/experiment-golden.json). */
+const GOLDEN = JSON.parse(readFileSync(path.join(repoRoot, 'tests/fixtures/experiment-golden.json'), 'utf8'));
+
+/** The rows of a CSV as runExperiment gives them (a test's reading: '' is NaN). */
+function csvRows(csv) {
+  const stats = ['polarization', 'milling', 'groups', 'largestGroup', 'medianNearest', 'meanNeighbours'];
+  const number = (text) => (text === '' ? NaN : Number(text));
+  return csv
+    .split('\n')
+    .filter((line) => line && !line.startsWith('#') && !line.startsWith('param,'))
+    .map((line) => {
+      const [param, direction, seed, value, samples, ...rest] = line.split(',');
+      const row = { param, direction, seed: Number(seed), value: Number(value), samples: Number(samples) };
+      stats.forEach((name, i) => (row[name] = { mean: number(rest[2 * i]), sd: number(rest[2 * i + 1]) }));
+      return row;
+    });
+}
+
+test('the golden experiment: its print and its exact CSV, run here and written from the native rows', async () => {
+  const { page } = await sharedPage();
+  const out = await page.evaluate(
+    async ([golden, nativeRows]) => {
+      const ex = await import('/www/experiment.js');
+      const result = await ex.runExperiment(golden.spec);
+      // The `# boids` line is the module's version: the fixture's, whatever the crate's now.
+      const pinned = (csv) => csv.replace(/^# boids [^\n]*\n/, `# boids ${golden.version}\n`);
+      return {
+        print: ex.experimentFingerprint(golden.spec),
+        resultPrint: result.fingerprint,
+        wrap: result.spec.settings.wrap,
+        // This browser's run: the browser's CSV, byte for byte.
+        browser: pinned(result.csv(golden.link)),
+        // The native runner's rows written here: the native CSV, byte for byte.
+        native: pinned(ex.toCsv({ spec: golden.spec, rows: nativeRows }, golden.link)),
+        // Without a link, the CSV has no link line; result.csv() is toCsv(result).
+        bare: result.csv() === ex.toCsv(result) && !result.csv().includes('# link'),
+        version: result.version,
+        versionLine: result.csv().split('\n')[0],
+      };
+    },
+    [GOLDEN, csvRows(GOLDEN.csv.native)],
+  );
+  assert.equal(out.print, GOLDEN.fingerprint, 'the print');
+  assert.equal(out.resultPrint, GOLDEN.fingerprint);
+  assert.equal(out.wrap, 1, 'wrap: true read as 1');
+  assert.equal(out.browser, GOLDEN.csv.browser, "the browser's CSV");
+  assert.equal(out.native, GOLDEN.csv.native, 'the native rows, written by the browser');
+  assert.ok(out.bare);
+  assert.match(out.version, /^\d+\.\d+\.\d+/);
+  assert.equal(out.versionLine, `# boids ${out.version}`);
+});
+
+test('on/off settings take true and false as 1 and 0: the same spec, print and rows', async () => {
+  const { page } = await sharedPage();
+  const spec = { ...SMALL, values: [1.5], seeds: [1], count: 60, settle: 0.25, measure: 0.25 };
+  const out = await page.evaluate(async (spec) => {
+    const ex = await import('/www/experiment.js');
+    const ones = { ...spec, settings: { ...spec.settings, wrap: 1, flat: 0 } };
+    const bools = { ...spec, settings: { ...spec.settings, wrap: true, flat: false } };
+    const [a, b] = [await ex.runExperiment(ones), await ex.runExperiment(bools)];
+    return {
+      prints: [ex.experimentFingerprint(ones), ex.experimentFingerprint(bools)],
+      specs: [a.spec, b.spec],
+      rows: [a.rows, b.rows],
+      link: ex.specFromLink(ex.experimentLink(bools, 'https://example.org/')).settings,
+      sliced: ex.sliceSpecs(bools, 1)[0].settings,
+    };
+  }, spec);
+  assert.equal(out.prints[0], out.prints[1]);
+  assert.deepEqual(out.specs[0], out.specs[1]);
+  assert.deepEqual(out.specs[1].settings, { wrap: 1, alignment: 3, flat: 0 });
+  assert.deepEqual(out.rows[0], out.rows[1], 'the same rows');
+  assert.deepEqual(out.link, { wrap: 1, alignment: 3, flat: 0 });
+  assert.deepEqual(out.sliced, out.link);
+});
+
+test("the limits are the module's, and the contract's functions throw errors, never trap", async () => {
+  const { page } = await sharedPage();
+  const out = await page.evaluate(async (small) => {
+    const ex = await import('/www/experiment.js');
+    const caught = (f) => {
+      try {
+        f();
+        return null;
+      } catch (error) {
+        return { name: error.name, message: error.message, trap: error instanceof WebAssembly.RuntimeError };
+      }
+    };
+    const getter = {
+      ...small,
+      get count() {
+        throw new SyntaxError('a getter threw');
+      },
+    };
+    return {
+      limits: ex.experimentLimits(),
+      fields: ex.SPEC_FIELDS,
+      refusals: {
+        print: caught(() => ex.experimentFingerprint({ ...small, count: 10 })),
+        printNull: caught(() => ex.experimentFingerprint(null)),
+        getter: caught(() => ex.experimentFingerprint(getter)),
+        csvJunk: caught(() => ex.toCsv(42)),
+        csvNoSpec: caught(() => ex.toCsv({ rows: [] })),
+        csvRow: caught(() => ex.toCsv({ spec: small, rows: [{ direction: 'sideways', seed: 1, value: 0, samples: 2 }] })),
+        csvSeed: caught(() => ex.toCsv({ spec: small, rows: [{ direction: 'up', seed: -1, value: 0, samples: 2 }] })),
+        csvRows: caught(() => ex.toCsv({ spec: small, rows: 'none' })),
+        csvLink: caught(() => ex.toCsv({ spec: small, rows: [] }, 7)),
+        csvLinkLines: caught(() => ex.toCsv({ spec: small, rows: [] }, 'https://example.org/\n# boids forged')),
+        link: caught(() => ex.experimentLink({ ...small, values: [9] }, 'https://example.org/')),
+        slices: caught(() => ex.sliceSpecs({ ...small, param: 'bogus' }, 2)),
+        long: caught(() => ex.experimentFingerprint({ ...small, param: 'x'.repeat(1e6) })),
+        many: caught(() => ex.experimentFingerprint({ ...small, values: new Array(1e6).fill(0) })),
+      },
+    };
+  }, SMALL);
+  assert.deepEqual(out.limits, {
+    maxValues: 201,
+    maxSeeds: 64,
+    maxSeed: 4294967295,
+    minCount: 50,
+    maxCount: 20000,
+    maxPointSeconds: 600,
+    step: 1 / 60,
+  });
+  assert.deepEqual(out.fields, ['settings', 'param', 'values', 'direction', 'seeds', 'count', 'settle', 'measure', 'sampleEvery', 'slice']);
+  const r = out.refusals;
+  const expect = {
+    print: ['RangeError', /^experimentFingerprint: count: must be 50 to 20000 boids$/],
+    printNull: ['TypeError', /^experimentFingerprint: spec must be an object, got null$/],
+    getter: ['SyntaxError', /a getter threw/],
+    csvJunk: ['TypeError', /^toCsv: result must be a result, got a number$/],
+    csvNoSpec: ['TypeError', /^toCsv: spec must be an object, got undefined$/],
+    csvRow: ['TypeError', /^toCsv: rows\[0\] is not a row: its seed, direction or samples are wrong$/],
+    csvSeed: ['TypeError', /^toCsv: rows\[0\] is not a row: its seed, direction or samples are wrong$/],
+    csvRows: ['TypeError', /^toCsv: rows must be an array$/],
+    csvLink: ['TypeError', /^toCsv: link must be a string of one line$/],
+    csvLinkLines: ['TypeError', /^toCsv: link must be a string of one line$/],
+    link: ['RangeError', /^experimentLink: values\[0\]: outside the range of noise, 0 to 4$/],
+    slices: ['TypeError', /^sliceSpecs: param: unknown parameter$/],
+    long: ['TypeError', /param: unknown parameter/],
+    many: ['RangeError', /values: at most 201 values/],
+  };
+  for (const [name, [error, message]] of Object.entries(expect)) {
+    assert.equal(r[name]?.name, error, `${name}: ${JSON.stringify(r[name])}`);
+    assert.match(r[name].message, message, name);
+    assert.equal(r[name].trap, false, `${name} trapped`);
   }
 });

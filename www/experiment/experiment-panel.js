@@ -1,39 +1,22 @@
 // The panel's Experiment group (issue 26): one parameter swept over a range, over seeds, up or
-// up and down; the run in a worker (experiment.js) with a progress bar and time left; the phase
-// plot filling as the points come (phase-plot.js); the CSV and the plot as files; a link that
-// gives the experiment back (`?experiment=…`); and a class's split: one link a student, each
-// running its slice and showing a result code, the codes pasted back and merged here.
-// Imported by panel.js only when the group is first opened, so the page downloads none of it
-// at load. `buildExperiment(host, body)` fills the group's body; `host` is the <boids-flock>,
-// which keeps the experiment's state, so a rebuilt panel (a new language) shows it again.
+// up and down. Issue 41 split the group, a job a file: this one is the form — the state kept
+// on the element, the spec the form describes (its bounds Rust's: experimentLimits()), the
+// form's fields — and joins the parts; panel-run.js runs the spec in a worker and plots it,
+// panel-class.js shares it with a class and merges the codes that come back. Those two reach
+// the form through the state it keeps on the element (`host.experiment_`: formSpec(), link(),
+// say(), …), so that they import nothing back. Imported by panel.js only when the group is
+// first opened, so the page downloads none of it at load. `buildExperiment(host, body)` fills
+// the group's body; `host` is the <boids-flock>, which keeps the experiment's state, so a
+// rebuilt panel (a new language) shows it again.
 
 import { SPECS } from '../core/wasm-load.js';
 import { readParam } from '../core/settings.js';
-import { button, element } from '../core/dom.js';
-import {
-  experimentFingerprint,
-  experimentLink,
-  mergeResults,
-  parseResultCode,
-  resultCode,
-  runExperiment,
-  sliceSpecs,
-  specFromLink,
-} from './runner.js';
-import { MEASURES, drawPhasePlot, seriesFromRows } from './phase-plot.js';
+import { element } from '../core/dom.js';
+import { experimentLimits, experimentLink, specFromLink } from './runner.js';
+import { buildRun, redraw, showRun, start } from './panel-run.js';
+import { buildClass, buildStudent, showClass } from './panel-class.js';
 
 const STYLESHEET = new URL('./experiment.css', import.meta.url).href;
-/** The full page, where the experiment's links open. */
-const FULL_PAGE = new URL('../../', import.meta.url).href;
-/** The contract's limits (src/sim/experiment.rs). */
-const MAX_VALUES = 201;
-const MAX_SEEDS = 64;
-const MAX_COUNT = 20_000;
-const SAMPLE_EVERY = 0.5;
-/** A progress message for screen readers at most this often, ms (the bar itself moves on). */
-const SAY_EVERY = 5000;
-const CODE = /boids1:[A-Za-z0-9_-]+/g;
-
 
 if (![...document.querySelectorAll('link[rel~="stylesheet"]')].some((link) => link.href === STYLESHEET)) {
   const link = document.createElement('link');
@@ -42,13 +25,22 @@ if (![...document.querySelectorAll('link[rel~="stylesheet"]')].some((link) => li
   document.head.append(link);
 }
 
+// ---- the state and the spec the form describes -----------------------------------
+
+/** The full page, where the experiment's links open. */
+const FULL_PAGE = new URL('../../', import.meta.url).href;
+/** What a spec may hold (src/sim/experiment.rs): the form's bounds. */
+const LIMITS = experimentLimits();
+/** The panel samples every half second (or the whole window, when shorter). */
+const SAMPLE_EVERY = 0.5;
+
 /** The parameters an experiment may sweep: every one with a slider (not the seed). */
 const sweepable = () => SPECS.filter((spec) => spec.slider && spec.name !== 'seed');
 const specOf = (name) => SPECS.find((spec) => spec.name === name);
 
 /** `n` values from `from` to `to` (geometric on a log-scale parameter), within its range. */
 export function spacedValues(spec, from, to, n) {
-  const count = Math.max(1, Math.min(MAX_VALUES, Math.round(n)));
+  const count = Math.max(1, Math.min(LIMITS.maxValues, Math.round(n)));
   const clamp = (v) => Math.min(spec.max, Math.max(spec.min, v));
   const [a, b] = [clamp(from), clamp(to)];
   const out = [];
@@ -69,13 +61,13 @@ export function parseSeeds(text) {
     const range = /^(\d+)\s*[-–…]\s*(\d+)$/.exec(word);
     if (range) {
       const [lo, hi] = [Number(range[1]), Number(range[2])];
-      if (hi < lo || hi - lo >= MAX_SEEDS) return null;
+      if (hi < lo || hi - lo >= LIMITS.maxSeeds) return null;
       for (let s = lo; s <= hi; s++) seeds.push(s);
     } else if (/^\d+$/.test(word)) seeds.push(Number(word));
     else return null;
   }
   const unique = [...new Set(seeds)];
-  return unique.length > 0 && unique.length <= MAX_SEEDS && unique.every((s) => s <= 0xffffffff) ? unique : null;
+  return unique.length > 0 && unique.length <= LIMITS.maxSeeds && unique.every((s) => s <= LIMITS.maxSeed) ? unique : null;
 }
 
 /** The current flock's settings as an experiment's base: what differs from the table, or was set. */
@@ -110,7 +102,8 @@ function formFor(host, spec) {
   const names = sweepable().map((s) => s.name);
   const param = names.includes('noise') ? 'noise' : names.includes('alignment') ? 'alignment' : names[0];
   const p = specOf(param);
-  const count = Math.min(MAX_COUNT, Math.max(50, Math.round(host.flock ? host.flock.count() : 1500)));
+  const flock = Math.round(host.flock ? host.flock.count() : 1500);
+  const count = Math.min(LIMITS.maxCount, Math.max(LIMITS.minCount, flock));
   return { param, from: p.min, to: p.max, points: 11, seeds: '1 2 3', direction: 'up', count, settle: 20, measure: 10, students: 4 };
 }
 
@@ -157,7 +150,7 @@ function specFromForm(host, state) {
   const f = state.form;
   const spec = specOf(f.param);
   const seeds = parseSeeds(f.seeds);
-  if (!seeds) throw Object.assign(new RangeError('seeds'), { key: 'expSeedsError' });
+  if (!seeds) throw Object.assign(new RangeError('seeds'), { key: 'expSeedsError', n: LIMITS.maxSeeds });
   const measure = Number(f.measure);
   return {
     settings: host.flock ? baseSettings(host, f.param) : {},
@@ -172,9 +165,6 @@ function specFromForm(host, state) {
   };
 }
 
-/** How many units (the slices' grain) a spec has: (seed, value) pairs up, seeds up and down. */
-const unitsOf = (spec) => (spec.direction === 'up' ? spec.seeds.length * spec.values.length : spec.seeds.length);
-
 /** A link that opens the full page with `spec` (in this flock's language when it chose one). */
 function linkTo(host, spec) {
   const base = new URL(FULL_PAGE);
@@ -182,12 +172,17 @@ function linkTo(host, spec) {
   return experimentLink(spec, base.href);
 }
 
-function download(name, blob) {
-  const link = element('a');
-  link.href = URL.createObjectURL(blob);
-  link.download = name;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+/** Says `text` in the status line (read out by screen readers). */
+function say(host, text) {
+  const state = stateOf(host);
+  state.message = text;
+  if (host.experimentUi?.status) host.experimentUi.status.textContent = text;
+}
+
+/** The message of an error for the status line: a text key's, or its own. */
+function errorText(host, error) {
+  if (error?.key) return host.text.ui(error.key).replace('{n}', String(error.n));
+  return host.text.ui('expError').replace('{m}', error?.message ?? String(error));
 }
 
 async function copyText(text, field) {
@@ -201,23 +196,30 @@ async function copyText(text, field) {
   }
 }
 
-/** Seconds as "45 s" or "3 min", in the language. */
-function duration(t, seconds, lang) {
-  const number = new Intl.NumberFormat(lang, { maximumFractionDigits: 0 });
-  if (!Number.isFinite(seconds)) return '…';
-  if (seconds < 90) return t('expSeconds').replace('{n}', number.format(Math.max(1, Math.round(seconds))));
-  return t('expMinutes').replace('{n}', number.format(Math.round(seconds / 60)));
-}
+// ---- the form ----------------------------------------------------------------------
 
 /** Fills the group's body. Called again after each panel build while the group is open. */
 export function buildExperiment(host, body) {
   const t = (key) => host.text.ui(key);
   const id = (name) => host.idFor(`exp-${name}`);
-  const lang = host.language;
   const state = stateOf(host);
   const f = state.form;
   const ui = {};
   host.experimentUi = ui;
+  // What panel-run.js and panel-class.js need of the form, on the state they share.
+  Object.assign(state, {
+    formSpec: () => specFromForm(host, state),
+    link: (spec) => linkTo(host, spec),
+    say: (text) => say(host, text),
+    error: (error) => errorText(host, error),
+    copy: copyText,
+    param: specOf,
+    refresh: () => ui.refresh(),
+  });
+  ui.refresh = () => {
+    showRun(host);
+    showClass(host);
+  };
 
   const field = (name, labelKey, input, hintKey) => {
     const wrap = element('div', 'bf-exp-field');
@@ -261,7 +263,7 @@ export function buildExperiment(host, body) {
   range.append(
     field('from', 'expFrom', numberInput(f.from, { min: pSpec.min, max: pSpec.max, step: pSpec.step })),
     field('to', 'expTo', numberInput(f.to, { min: pSpec.min, max: pSpec.max, step: pSpec.step })),
-    field('points', 'expPoints', numberInput(f.points, { min: 1, max: MAX_VALUES, step: 1 })),
+    field('points', 'expPoints', numberInput(f.points, { min: 1, max: LIMITS.maxValues, step: 1 })),
   );
   const seeds = element('input');
   seeds.type = 'text';
@@ -284,79 +286,15 @@ export function buildExperiment(host, body) {
   }
   ui.direction = direction;
 
+  // How many boids, how long: the limits are the contract's (src/sim/experiment.rs).
   const timing = element('div', 'bf-exp-row bf-exp-timing');
   timing.append(
-    field('count', 'expCount', numberInput(f.count, { min: 50, max: MAX_COUNT, step: 1 })),
-    field('settle', 'expSettle', numberInput(f.settle, { min: 0, max: 600, step: 1 })),
-    field('measure', 'expMeasureTime', numberInput(f.measure, { min: 0.5, max: 600, step: 0.5 })),
+    field('count', 'expCount', numberInput(f.count, { min: LIMITS.minCount, max: LIMITS.maxCount, step: 1 })),
+    field('settle', 'expSettle', numberInput(f.settle, { min: 0, max: LIMITS.maxPointSeconds, step: 1 })),
+    field('measure', 'expMeasureTime', numberInput(f.measure, { min: LIMITS.step, max: LIMITS.maxPointSeconds })),
   );
 
-  // Run and progress.
-  const run = button('bf-exp-run', '', () => (state.running ? state.running.abort() : start(host)));
-  run.id = id('run');
-  ui.run = run;
-  const progressLabel = element('label', 'bf-exp-progress-label', t('expProgress'));
-  const progress = element('progress', 'bf-exp-progress');
-  progress.id = id('progress');
-  progress.max = 1;
-  progress.value = 0;
-  progressLabel.htmlFor = progress.id;
-  const status = element('p', 'bf-exp-status');
-  status.id = id('status');
-  status.setAttribute('aria-live', 'polite');
-  const said = element('p', 'bf-exp-said');
-  said.setAttribute('aria-live', 'polite');
-  ui.progress = progress;
-  ui.status = status;
-  ui.said = said;
-  const runRow = element('div', 'bf-exp-run-row');
-  const bar = element('div', 'bf-exp-bar');
-  bar.append(progressLabel, progress);
-  runRow.append(run, bar);
-
-  // The plot.
-  const figure = element('figure', 'bf-exp-figure');
-  const measure = element('select');
-  for (const [key, textKey] of MEASURES) {
-    const option = element('option', null, t(textKey));
-    option.value = key;
-    measure.append(option);
-  }
-  measure.value = state.measure;
-  const canvas = element('canvas', 'bf-exp-plot');
-  canvas.id = id('plot');
-  canvas.setAttribute('role', 'img');
-  ui.canvas = canvas;
-  const caption = element('figcaption', 'bf-exp-caption');
-  ui.caption = caption;
-  figure.append(field('show', 'expMeasure', measure), canvas, caption);
-
-  const files = element('div', 'bf-exp-buttons');
-  ui.csv = button('bf-exp-csv', t('expDownloadCsv'), () => downloadCsv(host));
-  ui.csv.id = id('csv');
-  ui.png = button('bf-exp-png', t('expDownloadPng'), () => canvas.toBlob((blob) => blob && download(`${fileStem(host)}.png`, blob)));
-  ui.png.id = id('png');
-  ui.copy = button('bf-exp-copy', t('expCopyLink'), async () => {
-    let spec;
-    try {
-      spec = specFromForm(host, state);
-    } catch (error) {
-      return say(host, error.key ? t(error.key) : String(error.message));
-    }
-    const link = linkTo(host, spec);
-    ui.link.value = link;
-    ui.link.hidden = false;
-    ui.copy.dataset.link = link;
-    say(host, t((await copyText(link, ui.link)) ? 'expCopied' : 'expCopyManual'));
-  });
-  ui.copy.id = id('copy-link');
-  ui.link = element('input', 'bf-exp-link');
-  ui.link.id = id('link');
-  ui.link.readOnly = true;
-  ui.link.hidden = true;
-  ui.link.setAttribute('aria-label', t('expLinkField'));
-  files.append(ui.csv, ui.png, ui.copy);
-
+  const run = buildRun(host, ui, field);
   body.replaceChildren(intro);
   if (state.slice) body.append(buildStudent(host, ui, t));
   body.append(
@@ -365,12 +303,12 @@ export function buildExperiment(host, body) {
     field('seeds', 'expSeeds', seeds, 'expSeedsHint'),
     direction,
     timing,
-    runRow,
-    status,
-    said,
-    figure,
-    files,
-    ui.link,
+    run.runRow,
+    run.status,
+    run.said,
+    run.figure,
+    run.files,
+    run.link,
   );
   if (!state.slice) body.append(buildClass(host, ui, t));
 
@@ -407,18 +345,8 @@ export function buildExperiment(host, body) {
   });
   for (const input of [ui.from, ui.to, ui.points, seeds, ui.count, ui.settle, ui.measure]) input.addEventListener('change', edited);
   direction.addEventListener('change', edited);
-  measure.addEventListener('change', () => {
-    state.measure = measure.value;
-    redraw(host);
-  });
 
-  if (!host.experimentObserver) {
-    // The canvas follows its box (a phone turned, the panel resized).
-    host.experimentObserver = new ResizeObserver(() => redraw(host));
-  }
-  host.experimentObserver.disconnect();
-  host.experimentObserver.observe(canvas);
-  update(host);
+  ui.refresh();
   if (state.fromLink && !state.shown) {
     state.shown = true; // a link's experiment: the group in view (it sits at the panel's end)
     requestAnimationFrame(() => body.closest('details')?.scrollIntoView({ block: 'start' }));
@@ -427,350 +355,4 @@ export function buildExperiment(host, body) {
     state.autoStarted = true; // a student's link runs its part at once
     start(host);
   }
-}
-
-/** A student's part: the result code to send back, with a copy button. */
-function buildStudent(host, ui, t) {
-  const box = element('div', 'bf-exp-student');
-  const code = element('textarea', 'bf-exp-code');
-  code.id = host.idFor('exp-code');
-  code.readOnly = true;
-  code.rows = 3;
-  const label = element('label', null, t('expCode'));
-  label.htmlFor = code.id;
-  const copy = button('bf-exp-copy-code', t('expCopyCode'), async () => {
-    say(host, t((await copyText(code.value, code)) ? 'expCopied' : 'expCopyManual'));
-  });
-  copy.id = host.idFor('exp-copy-code');
-  ui.code = code;
-  ui.copyCode = copy;
-  box.append(label, code, copy);
-  return box;
-}
-
-/** Sharing with the class, and merging the codes the students send back. */
-function buildClass(host, ui, t) {
-  const state = stateOf(host);
-  const box = element('section', 'bf-exp-class');
-  const headingId = host.idFor('exp-class-heading');
-  const heading = element('h3', 'bf-look-heading', t('expClass'));
-  heading.id = headingId;
-  box.setAttribute('aria-labelledby', headingId);
-  const students = element('input');
-  students.type = 'number';
-  students.min = '1';
-  students.max = '200';
-  students.step = '1';
-  students.value = String(state.form.students ?? 4);
-  students.id = host.idFor('exp-students');
-  const studentsLabel = element('label', null, t('expStudents'));
-  studentsLabel.htmlFor = students.id;
-  ui.students = students;
-  students.addEventListener('change', () => {
-    state.form.students = students.value;
-  });
-  const share = button('bf-exp-share', t('expShare'), () => shareWithClass(host));
-  share.id = host.idFor('exp-share');
-  ui.share = share;
-  const row = element('div', 'bf-exp-share-row');
-  const wrap = element('div', 'bf-exp-field');
-  wrap.append(studentsLabel, students);
-  row.append(wrap, share);
-  const links = element('ol', 'bf-exp-links');
-  links.id = host.idFor('exp-links');
-  ui.links = links;
-  const copyLinks = button('bf-exp-copy-links', t('expCopyLinks'), async () => {
-    const text = state.links.join('\n');
-    say(host, t((await copyText(text)) ? 'expCopied' : 'expCopyManual'));
-  });
-  copyLinks.id = host.idFor('exp-copy-links');
-  ui.copyLinks = copyLinks;
-
-  const paste = element('textarea', 'bf-exp-paste');
-  paste.id = host.idFor('exp-paste');
-  paste.rows = 3;
-  paste.spellcheck = false;
-  const pasteLabel = element('label', null, t('expPaste'));
-  pasteLabel.htmlFor = paste.id;
-  const merge = button('bf-exp-merge', t('expMerge'), () => mergeCodes(host, paste.value));
-  merge.id = host.idFor('exp-merge');
-  const mergeStatus = element('p', 'bf-exp-merge-status');
-  mergeStatus.id = host.idFor('exp-merge-status');
-  mergeStatus.setAttribute('aria-live', 'polite');
-  paste.setAttribute('aria-describedby', mergeStatus.id);
-  ui.paste = paste;
-  ui.merge = merge;
-  ui.mergeStatus = mergeStatus;
-
-  box.append(heading, element('p', 'bf-exp-hint', t('expShareHint')), row, links, copyLinks, pasteLabel, paste, merge, mergeStatus);
-  return box;
-}
-
-/** Says `text` in the status line (read out by screen readers). */
-function say(host, text) {
-  const state = stateOf(host);
-  state.message = text;
-  if (host.experimentUi?.status) host.experimentUi.status.textContent = text;
-}
-
-async function start(host) {
-  const state = stateOf(host);
-  const t = (key) => host.text.ui(key);
-  let spec;
-  try {
-    spec = specFromForm(host, state);
-  } catch (error) {
-    say(host, error.key ? t(error.key) : t('expError').replace('{m}', error.message));
-    return;
-  }
-  const controller = new AbortController();
-  state.running = controller;
-  state.rows = [];
-  state.result = null;
-  state.code = '';
-  state.progress = { fraction: 0, secondsLeft: NaN };
-  state.spec = spec;
-  state.saidAt = 0;
-  update(host);
-  try {
-    const result = await runExperiment(spec, {
-      signal: controller.signal,
-      onProgress: (p) => {
-        if (state.running !== controller) return;
-        state.progress = p;
-        if (Array.isArray(p.rows)) state.rows = p.rows;
-        update(host);
-      },
-    });
-    if (state.running !== controller) return;
-    state.result = result;
-    state.rows = result.rows;
-    state.progress = { fraction: 1, secondsLeft: 0 };
-    if (spec.slice) state.code = await resultCode(result);
-    say(host, t('expDone').replace('{n}', String(result.rows.length)));
-    host.emit?.('boids-experiment', experimentDetail(result));
-  } catch (error) {
-    if (state.running !== controller) return;
-    if (error?.name === 'AbortError') say(host, t('expStopped'));
-    else say(host, t('expError').replace('{m}', error?.message ?? String(error)));
-  } finally {
-    if (state.running === controller) state.running = null;
-    update(host);
-  }
-}
-
-/**
- * A finished run as `boids-experiment` tells it (events.js): what was swept, how, and for
- * each measure the curves of the phase plot (the mean over the seeds at each value, and its
- * spread), up and, for an up-down sweep, down.
- */
-function experimentDetail(result) {
-  const { param, values, direction, seeds, count, settle, measure, slice } = result.spec;
-  const summary = {};
-  for (const [key] of MEASURES) {
-    const { up, down } = seriesFromRows(result.rows, key);
-    const curve = (points) => points.map(({ value, mean, sd, seeds: n }) => ({ value, mean, sd, seeds: n }));
-    summary[key] = { up: curve(up), down: curve(down) };
-  }
-  return { param, values, direction, seeds, count, settle, measure, slice: slice ?? null, fingerprint: result.fingerprint, rows: result.rows.length, summary };
-}
-
-function shareWithClass(host) {
-  const state = stateOf(host);
-  const t = (key) => host.text.ui(key);
-  const ui = host.experimentUi;
-  let spec;
-  try {
-    spec = specFromForm(host, state);
-  } catch (error) {
-    say(host, error.key ? t(error.key) : error.message);
-    return;
-  }
-  const units = unitsOf(spec);
-  const wanted = Math.max(1, Math.round(Number(ui.students.value) || 1));
-  const n = Math.min(units, wanted);
-  let specs;
-  try {
-    specs = sliceSpecs(spec, n);
-  } catch (error) {
-    say(host, t('expError').replace('{m}', error?.message ?? String(error)));
-    return;
-  }
-  state.shared = spec;
-  state.links = specs.map((slice) => linkTo(host, slice));
-  const shown = t('expShared').replace('{n}', String(n));
-  say(host, n < wanted ? `${shown} ${t('expClassMax').replace('{n}', String(units))}` : shown);
-  showLinks(host);
-}
-
-function showLinks(host) {
-  const state = stateOf(host);
-  const ui = host.experimentUi;
-  if (!ui?.links) return;
-  const t = (key) => host.text.ui(key);
-  ui.links.replaceChildren(
-    ...state.links.map((link, k) => {
-      const item = element('li');
-      const a = element('a', null, t('expPart').replace('{k}', String(k + 1)).replace('{n}', String(state.links.length)));
-      a.href = link;
-      a.target = '_blank';
-      a.rel = 'noopener';
-      item.append(a);
-      return item;
-    }),
-  );
-  ui.links.hidden = state.links.length === 0;
-  ui.copyLinks.hidden = state.links.length === 0;
-}
-
-/**
- * Merges the pasted codes into the plot. The experiment is the one shared from here (else
- * the form's); codes of another are refused, and said so.
- */
-async function mergeCodes(host, text) {
-  const state = stateOf(host);
-  const t = (key) => host.text.ui(key);
-  let spec;
-  try {
-    spec = state.shared ?? specFromForm(host, state);
-  } catch (error) {
-    say(host, error.key ? t(error.key) : error.message);
-    return;
-  }
-  const { slice, ...whole } = spec; // eslint-disable-line no-unused-vars
-  const expected = experimentFingerprint(whole);
-  const found = String(text).match(CODE) ?? [];
-  const own = [];
-  let bad = 0;
-  let foreign = 0;
-  for (const code of found) {
-    try {
-      const result = await parseResultCode(code);
-      if (result.fingerprint === expected) own.push(result);
-      else foreign += 1;
-    } catch {
-      bad += 1;
-    }
-  }
-  const messages = [];
-  if (found.length === 0) messages.push(t('expNoCodes'));
-  if (foreign > 0) messages.push(t('expForeign').replace('{n}', String(foreign)));
-  if (bad > 0) messages.push(t('expBadCodes').replace('{n}', String(bad)));
-  if (own.length > 0) {
-    try {
-      const merged = mergeResults(own, whole);
-      state.result = merged;
-      state.rows = merged.rows;
-      state.spec = whole;
-      let said = t('expMerged').replace('{n}', String(own.length)).replace('{rows}', String(merged.rows.length));
-      if (merged.missing > 0) said += ` ${t('expMissing').replace('{n}', String(merged.missing))}`;
-      messages.unshift(said);
-    } catch (error) {
-      messages.push(t('expError').replace('{m}', error?.message ?? String(error)));
-    }
-  }
-  state.mergeMessage = messages.join(' ');
-  state.mergeRefused = foreign > 0 || bad > 0 || found.length === 0;
-  update(host);
-}
-
-function fileStem(host) {
-  const state = stateOf(host);
-  const spec = state.spec ?? state.fixed ?? state.shared;
-  return `boids-experiment-${spec?.param ?? state.form.param}`;
-}
-
-function downloadCsv(host) {
-  const state = stateOf(host);
-  if (!state.result) return;
-  const spec = state.result.spec ?? state.spec;
-  let link;
-  try {
-    link = spec ? linkTo(host, spec) : undefined;
-  } catch {
-    link = undefined;
-  }
-  download(`${fileStem(host)}.csv`, new Blob([state.result.csv(link)], { type: 'text/csv' }));
-}
-
-/** Shows the state: the Start/Stop button, progress, messages, the plot, the codes. */
-function update(host) {
-  const state = stateOf(host);
-  const ui = host.experimentUi;
-  if (!ui?.run?.isConnected) return;
-  const t = (key) => host.text.ui(key);
-  const lang = host.language;
-  const running = Boolean(state.running);
-  ui.run.textContent = t(running ? 'expStop' : state.slice ? 'expStartPart' : 'expStart');
-  ui.run.classList.toggle('bf-exp-running', running);
-  const fraction = state.progress?.fraction ?? 0;
-  ui.progress.value = fraction;
-  const percent = new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 0 }).format(fraction);
-  ui.progress.setAttribute('aria-valuetext', percent);
-  if (running) {
-    const left = t('expLeft').replace('{p}', percent).replace('{t}', duration(t, state.progress?.secondsLeft, lang));
-    ui.status.textContent = left;
-    state.message = left;
-    // The live region says it now and then, not at every point.
-    const now = performance.now();
-    if (now - (state.saidAt ?? 0) > SAY_EVERY) {
-      state.saidAt = now;
-      ui.said.textContent = left;
-    }
-  } else {
-    const message = state.message;
-    ui.status.textContent = Array.isArray(message) ? t(message[0]).replace('{m}', message[1]) : message || '';
-    ui.said.textContent = '';
-  }
-  const rows = state.rows ?? [];
-  ui.csv.disabled = !state.result;
-  ui.png.disabled = rows.length === 0;
-  if (ui.code) {
-    ui.code.value = state.code;
-    ui.copyCode.disabled = !state.code;
-  }
-  if (ui.mergeStatus) {
-    ui.mergeStatus.textContent = state.mergeMessage;
-    ui.mergeStatus.classList.toggle('bf-exp-refused', Boolean(state.mergeRefused));
-    showLinks(host);
-  }
-  redraw(host);
-}
-
-/** Redraws the phase plot from the rows so far. */
-function redraw(host) {
-  const state = stateOf(host);
-  const ui = host.experimentUi;
-  if (!ui?.canvas?.isConnected) return;
-  const t = (key) => host.text.ui(key);
-  let spec = state.result?.spec ?? state.spec ?? null;
-  if (!spec) {
-    try {
-      spec = specFromForm(host, state);
-    } catch {
-      spec = null;
-    }
-  }
-  const pSpec = specOf(spec?.param ?? state.form.param);
-  const values = spec?.values?.length ? spec.values : [pSpec.min, pSpec.max];
-  const [measureKey, measureText, axis] = MEASURES.find(([key]) => key === state.measure) ?? MEASURES[0];
-  const unit = (u) => (u ? (u === '°' ? ' (°)' : ` (${host.text.unit(u)})`) : '');
-  const xLabel = `${host.text.param(pSpec)[0]}${unit(pSpec.unit)}`;
-  const yLabel = `${t(measureText)}${axis === 'distance' ? unit('units') : ''}`;
-  const series = seriesFromRows(state.rows, measureKey);
-  drawPhasePlot(ui.canvas, {
-    series,
-    x: { min: Math.min(...values), max: Math.max(...values), label: xLabel },
-    y: { axis, label: yLabel },
-    legend: { up: t('expUp'), down: t('expDown'), band: t('expBand') },
-    lang: host.language,
-    empty: state.running ? t('expWaiting') : t('expEmpty'),
-    upDown: (spec?.direction ?? state.form.direction) === 'up-down',
-  });
-  const points = series.up.length + series.down.length;
-  const caption = t('expPlotTitle').replace('{y}', t(measureText)).replace('{x}', host.text.param(pSpec)[0]);
-  ui.caption.textContent = caption;
-  const number = new Intl.NumberFormat(host.language, { maximumFractionDigits: 2 });
-  const described = series.up.map((p) => `${number.format(p.value)}: ${number.format(p.mean)}`).join('; ');
-  ui.canvas.setAttribute('aria-label', `${caption}. ${t('expPointsShown').replace('{n}', String(points))}${described ? ` ${described}` : ''}`);
 }

@@ -2,11 +2,22 @@
 // settle and then measured. Runs in a module Web Worker (experiment-worker.js) with its own
 // module (boids_worker_bg.wasm: the simulation and the experiment, SIMD128, never relaxed SIMD,
 // so the rows do not depend on the browser; none of the page's drawing), so a page's flock
-// keeps flying. Loaded on demand only; touches no
-// globals. Works from any folder (URLs from import.meta.url).
+// keeps flying. Loaded on demand only; touches no globals. Works from any folder (URLs from
+// import.meta.url).
+//
+// The contract itself — the spec read and checked, its print and JSON, the CSV, the limits —
+// is Rust's (src/sim/experiment.rs, which the native runner uses too), exported by the
+// worker's module (src/web/experiment.rs). This file instantiates that module on the page's
+// own thread, once, when it is first imported (a top-level await, so that every function
+// below but the codes' stays synchronous), and hands the compiled module to each worker: it is
+// downloaded and compiled once. JavaScript formats nothing here: it passes the spec through,
+// packs and unpacks rows (16 numbers a row, as the module hands them over), puts the name of
+// the function called before the module's message, and, beside Rust, writes the units' order
+// (unitsOf: slices and merging). It runs the worker, splits, merges, makes codes and links.
 //
 // The spec (every field but `settings` and `slice` required):
-//   { settings: {cohesion: 1.2, wrap: 1},   // base parameters (Flock.params() names), in order
+//   { settings: {cohesion: 1.2, wrap: true}, // base parameters (Flock.params() names), in
+//                                           // order; on/off ones true/false or 1/0
 //     param: 'noise', values: [0, 0.5, 1],  // the swept parameter and its points
 //     direction: 'up' | 'up-down',          // fresh flock per point | carried up, then down
 //     seeds: [1, 2, 3], count: 1500,        // seeds (whole numbers) and boids
@@ -24,7 +35,8 @@
 //   experiment), `version` the module's, rows in the order run: [{ param, direction:
 //   'up'|'down', seed, value, samples, polarization: {mean, sd}, milling, groups,
 //   largestGroup, medianNearest, meanNeighbours }], `csv(link)` = toCsv(result, link).
-// - toCsv(result, link?) → the CSV text, the same as the native `experiment` binary writes.
+// - toCsv(result, link?) → the CSV text, the same as the native `experiment` binary writes
+//   (written by the module: its `# boids` line is the module's version).
 // - mergeResults(results, spec?) → a result of the whole experiment: rows in canonical order
 //   (seed, up then down, values as run), no slice; `missing` says how many rows are still
 //   to come. TypeError for results of another experiment, a row given twice, or no spec
@@ -38,19 +50,136 @@
 //   when it is garbled).
 // - sliceSpecs(spec, n) → n specs, slice k of n each; their results merged are the whole.
 // - experimentFingerprint(spec) → the 16 hex digits `result.fingerprint` has (no worker).
+// - experimentLimits() → { maxValues, maxSeeds, maxSeed, minCount, maxCount, maxPointSeconds,
+//   step }: what a spec may hold (forms show these).
+// - experimentUnits(spec) → the experiment's units (one point "up", one seed's chain
+//   "up-down"): the most slices it splits into.
 // - SPEC_FIELDS: the spec's fields, in order.
+// Every function that takes a spec checks it whole (a TypeError or RangeError naming the
+// field); a spec given back (result.spec, sliceSpecs, specFromLink) is the spec read: its
+// fields in order, on/off values as 1 and 0.
 
-export const SPEC_FIELDS = Object.freeze([
-  'settings', 'param', 'values', 'direction', 'seeds', 'count', 'settle', 'measure', 'sampleEvery', 'slice',
-]);
+import init, { Experiment } from '../../boids_worker.js';
+
+// ---- the contract, in Rust ---------------------------------------------------------
+
+const WASM = new URL('../../boids_worker_bg.wasm', import.meta.url);
+
+/** The worker's module, compiled: sent to each worker with its spec. */
+const workerModule = await (async () => {
+  const response = await fetch(WASM);
+  if (!response.ok) throw new Error(`boids_worker_bg.wasm: ${response.status} ${response.statusText}`);
+  return WebAssembly.compile(await response.arrayBuffer());
+})();
+await init({ module_or_path: workerModule });
+
+/**
+ * Calls the module, naming `where` (the function called) before the field its error names:
+ * "runExperiment: count: must be 50 to 20000 boids".
+ */
+function call(where, f) {
+  try {
+    return f();
+  } catch (error) {
+    if (error instanceof TypeError || error instanceof RangeError) throw new error.constructor(`${where}: ${error.message}`);
+    throw error; // a getter of the spec's that threw, as it threw
+  }
+}
+
+/** The spec's fields, in order. */
+export const SPEC_FIELDS = Object.freeze(Experiment.fields().split(', '));
+
+/**
+ * A spec's limits: { maxValues, maxSeeds, maxSeed, minCount, maxCount, maxPointSeconds, step }
+ * (`step`: one flock step, the shortest sampleEvery, in seconds), as the module lists them.
+ */
+const LIMITS = (() => {
+  const [maxValues, maxSeeds, maxSeed, minCount, maxCount, maxPointSeconds, stepsPerSecond] = Experiment.limits();
+  return Object.freeze({ maxValues, maxSeeds, maxSeed, minCount, maxCount, maxPointSeconds, step: 1 / stepsPerSecond });
+})();
+
+/**
+ * `spec` read and checked: { print, json }, its print (16 hex digits that every slice of it
+ * shares) and its compact JSON (fields in order, `settings` {} when left out, `slice` only
+ * when given, on/off values as 1 and 0). A TypeError or RangeError whose message starts with
+ * `where` and names the field.
+ */
+function readSpec(spec, where) {
+  const read = call(where, () => Experiment.contract(spec));
+  return { print: read.slice(0, 16), json: read.slice(16) };
+}
+
+/** `spec` read and checked, as a plain object (readSpec's JSON, parsed). */
+const checkSpec = (spec, where) => JSON.parse(readSpec(spec, where).json);
+
+/** The print of `spec` (checked). */
+const printOf = (spec, where) => readSpec(spec, where).print;
+
+/** The measures of a row, in the CSV's order. */
+const STATS = Object.freeze(['polarization', 'milling', 'groups', 'largestGroup', 'medianNearest', 'meanNeighbours']);
+/** Numbers a packed row holds. */
+const ROW = 16;
+const whole = (n, most) => Number.isInteger(n) && n >= 0 && n <= most;
+
+/**
+ * A result's rows as numbers, 16 a row, as the module packs them: leg (0 up, 1 down), seed,
+ * value, samples, then each measure's mean and sd (NaN for none). What the CSV is written
+ * from; a TypeError for what is not a list of rows, or a row whose direction, seed or samples
+ * are not one.
+ */
+function packRows(rows, where) {
+  if (!Array.isArray(rows)) throw new TypeError(`${where}: rows must be an array`);
+  return rows.map((row, i) => {
+    const leg = { up: 0, down: 1 }[row?.direction];
+    if (leg === undefined || !whole(row.seed, 0xffffffff) || !whole(row.samples, Number.MAX_SAFE_INTEGER)) {
+      throw new TypeError(`${where}: rows[${i}] is not a row: its seed, direction or samples are wrong`);
+    }
+    return [leg, row.seed, row.value, row.samples, ...STATS.flatMap((name) => [row[name]?.mean, row[name]?.sd])];
+  });
+}
+
+/** Rows packed as numbers (packRows's, the module's `rows`) as objects: { param, direction, seed, value, samples, polarization: { mean, sd }, … }. */
+function unpackRows(numbers, param) {
+  const rows = [];
+  const nan = (n) => (n == null ? NaN : n);
+  for (let i = 0; i + ROW <= numbers.length; i += ROW) {
+    const row = { param, direction: numbers[i] ? 'down' : 'up', seed: numbers[i + 1], value: nan(numbers[i + 2]), samples: numbers[i + 3] };
+    STATS.forEach((name, k) => (row[name] = { mean: nan(numbers[i + 4 + 2 * k]), sd: nan(numbers[i + 5 + 2 * k]) }));
+    rows.push(row);
+  }
+  return rows;
+}
+
+/**
+ * The CSV of `rows` (objects) of `spec` (checked), with `link` on a `# link` line when given:
+ * written by the module (its `# boids` line the module's version).
+ */
+function csvOf(spec, rows, link, where) {
+  if (link != null && (typeof link !== 'string' || /[\r\n]/.test(link))) {
+    throw new TypeError(`${where}: link must be a string of one line`);
+  }
+  const packed = new Float64Array(packRows(rows, where).flat());
+  return call(where, () => Experiment.contract(spec, packed, link ?? undefined));
+}
+
+/**
+ * The experiment's units in canonical order, each its points in the order run: [[seedIndex,
+ * 'up' | 'down', valueIndex], …] (Spec::units and Spec::points in src/sim/experiment.rs: seed
+ * by seed, each value a unit going up; a seed's chain up and back down a unit going up-down).
+ * What slices and merging count by; the merged rows are checked against the module's own in
+ * tests/browser/experiment.test.mjs.
+ */
+function unitsOf(spec) {
+  const list = [];
+  spec.seeds.forEach((_, s) => {
+    const up = spec.values.map((_, v) => [s, 'up', v]);
+    if (spec.direction === 'up-down') list.push([...up, ...up.map(([, , v]) => [s, 'down', v]).reverse()]);
+    else list.push(...up.map((point) => [point]));
+  });
+  return list;
+}
 
 const CODE_PREFIX = 'boids1:';
-/** Arrays longer than this are not copied whole (the module refuses more than 201 values). */
-const ARRAY_MAX = 1000;
-const STATS = ['polarization', 'milling', 'groups', 'largestGroup', 'medianNearest', 'meanNeighbours'];
-const HEADER =
-  'param,direction,seed,value,samples,polarization,polarization_sd,milling,milling_sd,groups,groups_sd,' +
-  'largest_group,largest_group_sd,median_nearest,median_nearest_sd,mean_neighbours,mean_neighbours_sd';
 
 function describe(value) {
   if (value === null) return 'null';
@@ -61,83 +190,21 @@ function describe(value) {
 
 const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** A copy that a worker can be sent: functions and symbols are refused, naming the field. */
-function plain(value, field, where) {
-  if (typeof value === 'function' || typeof value === 'symbol') {
-    throw new TypeError(`${where}: ${field} cannot be ${describe(value)}`);
-  }
-  if (Array.isArray(value)) {
-    const length = Math.min(value.length, ARRAY_MAX);
-    return Array.from({ length }, (_, i) => plain(value[i], `${field}[${i}]`, where));
-  }
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.keys(value).map((key) => [key, plain(value[key], `${field}.${key}`, where)]));
-  }
-  return value;
-}
-
-/**
- * The spec with its fields in order (`settings` {} when left out, `slice` only when given),
- * copied; a TypeError for what is no spec or has a field of another name. The rest is
- * checked by the module (runExperiment) or by the function that needs it.
- */
-function readSpec(spec, where) {
-  if (!isObject(spec)) throw new TypeError(`${where}: spec must be an object, got ${describe(spec)}`);
-  const unknown = Object.keys(spec).find((key) => !SPEC_FIELDS.includes(key));
-  if (unknown !== undefined) {
-    throw new TypeError(`${where}: spec.${unknown} is not a field of a spec (${SPEC_FIELDS.join(', ')})`);
-  }
-  const read = {};
-  for (const field of SPEC_FIELDS) {
-    const value = field === 'settings' ? (spec.settings ?? {}) : spec[field];
-    if (field === 'slice' && value == null) continue;
-    read[field] = plain(value, field, where);
-  }
-  return read;
-}
-
 const withoutSlice = ({ slice, ...spec }) => spec; // eslint-disable-line no-unused-vars
 
-// ---- the fingerprint (Spec::fingerprint in src/sim/experiment.rs, FNV-1a 64) -------------
-
-/** The experiment's print, 16 hex digits, as the module computes it (for a valid spec). */
+/** The experiment's print, 16 hex digits, as every slice of it has (the spec is checked). */
 export function experimentFingerprint(spec) {
-  spec = readSpec(spec, 'experimentFingerprint');
-  const bytes = [];
-  const view = new DataView(new ArrayBuffer(8));
-  const out = (n) => bytes.push(...new Uint8Array(view.buffer, 0, n));
-  const word = (n) => (view.setBigUint64(0, BigInt(n), true), out(8));
-  const real = (x) => (view.setFloat64(0, Number(x) + 0, true), out(8));
-  const text = (s) => bytes.push(...new TextEncoder().encode(s));
-  const name = (s) => (text(String(s)), bytes.push(0));
-  const settings = Object.entries(spec.settings);
-  word(settings.length);
-  for (const [key, value] of settings) name(key), real(value);
-  name(spec.param);
-  word(spec.values.length);
-  spec.values.forEach(real);
-  text(String(spec.direction));
-  word(spec.seeds.length);
-  for (const seed of spec.seeds) view.setUint32(0, seed, true), out(4);
-  word(spec.count);
-  [spec.settle, spec.measure, spec.sampleEvery].forEach(real);
-  // 64-bit multiply by the FNV prime 2^40 + 0x1b3, in 16-bit pieces (exact in doubles).
-  let h = [0x2325, 0x8422, 0x9ce4, 0xcbf2]; // 0xcbf29ce484222325, low piece first
-  for (const byte of bytes) {
-    h[0] ^= byte;
-    const p = [0, 0, 0, 0];
-    for (let i = 0; i < 4; i++) {
-      p[i] += h[i] * 0x1b3;
-      if (i + 2 < 4) p[i + 2] += h[i] << 8; // 2^40 = 2^32 · 2^8: piece i lands in i + 2
-    }
-    let carry = 0;
-    h = p.map((v) => {
-      v += carry;
-      carry = Math.floor(v / 0x10000);
-      return v % 0x10000;
-    });
-  }
-  return h.reverse().map((piece) => piece.toString(16).padStart(4, '0')).join('');
+  return printOf(spec, 'experimentFingerprint');
+}
+
+/** What a spec may hold: { maxValues, maxSeeds, maxSeed, minCount, maxCount, maxPointSeconds, step }. */
+export function experimentLimits() {
+  return { ...LIMITS };
+}
+
+/** The experiment's units: the most slices `spec` splits into. */
+export function experimentUnits(spec) {
+  return unitsOf(checkSpec(spec, 'experimentUnits')).length;
 }
 
 // ---- running -------------------------------------------------------------------------
@@ -168,8 +235,10 @@ export function runExperiment(spec, { onProgress, signal } = {}) {
     const aborted = () => new DOMException('the experiment was stopped', 'AbortError');
     if (signal?.aborted) return reject(aborted());
     let read;
+    let fingerprint;
     try {
-      read = readSpec(spec, 'runExperiment');
+      ({ print: fingerprint, json: read } = readSpec(spec, 'runExperiment'));
+      read = JSON.parse(read);
       if (onProgress != null && typeof onProgress !== 'function') {
         throw new TypeError(`runExperiment: onProgress must be a function, got ${describe(onProgress)}`);
       }
@@ -178,7 +247,6 @@ export function runExperiment(spec, { onProgress, signal } = {}) {
     }
     const { worker, blob } = startWorker();
     const rows = [];
-    let fingerprint = null;
     let version = null;
     let started = 0;
     const stop = () => {
@@ -199,13 +267,13 @@ export function runExperiment(spec, { onProgress, signal } = {}) {
       try {
         if (data.type === 'error') {
           const Class = ERRORS[data.name] ?? Error;
-          fail(new Class(data.message));
+          fail(new Class(`runExperiment: ${data.message}`));
         } else if (data.type === 'ready') {
-          ({ fingerprint, version } = data);
+          ({ version } = data);
           started = performance.now();
           progress(0, data.total);
         } else {
-          rows.push(...data.rows);
+          rows.push(...unpackRows(data.rows, read.param));
           progress(data.done, data.total);
           if (data.type === 'done') {
             stop();
@@ -220,53 +288,24 @@ export function runExperiment(spec, { onProgress, signal } = {}) {
       event.preventDefault?.();
       fail(new Error(`runExperiment: the worker failed (${event.message || 'experiment-worker.js did not load'})`));
     };
-    worker.postMessage({ spec: read });
+    worker.postMessage({ spec: read, module: workerModule });
   });
 }
 
 // ---- CSV -----------------------------------------------------------------------------
 
-const csvNumber = (n) => (Number.isNaN(n) || n == null ? '' : String(n));
-
 /** The result's CSV: comment lines (version, print, spec, slice, link), a header, its rows. */
 export function toCsv(result, link) {
-  const { spec, fingerprint, version, rows } = result;
-  const lines = [`# boids ${version ?? 'unknown'}`, `# experiment ${fingerprint}`];
-  if (spec) lines.push(`# spec ${JSON.stringify(withoutSlice(spec))}`);
-  if (spec?.slice) lines.push(`# slice ${spec.slice.index + 1}/${spec.slice.of}`);
-  if (link != null && link !== '') lines.push(`# link ${String(link).replace(/[\r\n]+/g, '')}`);
-  lines.push(HEADER);
-  for (const row of rows) {
-    const stats = STATS.flatMap((name) => [csvNumber(row[name].mean), csvNumber(row[name].sd)]);
-    lines.push([row.param, row.direction, row.seed, csvNumber(row.value), row.samples, ...stats].join(','));
-  }
-  return lines.map((line) => `${line}\n`).join('');
+  if (!isObject(result)) throw new TypeError(`toCsv: result must be a result, got ${describe(result)}`);
+  return csvOf(result.spec, result.rows, link, 'toCsv');
 }
 
 // ---- slices and merging --------------------------------------------------------------
 
-function arrayField(spec, field, where) {
-  if (!Array.isArray(spec[field])) throw new TypeError(`${where}: ${field} must be an array, got ${describe(spec[field])}`);
-  return spec[field];
-}
-
-/** The experiment's units in canonical order, each its points [seedIndex, direction, valueIndex]. */
-function units(spec, where) {
-  const seeds = arrayField(spec, 'seeds', where).length;
-  const values = arrayField(spec, 'values', where).length;
-  const list = [];
-  for (let s = 0; s < seeds; s++) {
-    const up = Array.from({ length: values }, (_, v) => [s, 'up', v]);
-    if (spec.direction === 'up-down') list.push([...up, ...up.map(([, , v]) => [s, 'down', v]).reverse()]);
-    else list.push(...up.map((point) => [point]));
-  }
-  return list;
-}
-
 /** `n` specs, slice 0 to n − 1 of n each: units k, k + n, … of the experiment. */
 export function sliceSpecs(spec, n) {
-  spec = withoutSlice(readSpec(spec, 'sliceSpecs'));
-  const total = units(spec, 'sliceSpecs').length;
+  spec = withoutSlice(checkSpec(spec, 'sliceSpecs'));
+  const total = unitsOf(spec).length;
   if (!Number.isInteger(n) || n < 1 || n > total) {
     throw new RangeError(`sliceSpecs: n must be a whole number from 1 to ${total} (the experiment's units), got ${n}`);
   }
@@ -287,9 +326,10 @@ export function mergeResults(results, spec) {
   });
   spec = spec ?? results.find((r) => r.spec)?.spec;
   if (!spec) throw new TypeError(`${where}: no spec (pass the experiment's spec as the second argument)`);
-  spec = withoutSlice(readSpec(spec, where));
-  const fingerprint = experimentFingerprint(spec);
-  const all = units(spec, where);
+  const read = readSpec(spec, where);
+  spec = withoutSlice(JSON.parse(read.json));
+  const fingerprint = read.print; // the same with or without the slice
+  const all = unitsOf(spec);
   const canonical = all.flat();
   const index = new Map(canonical.map(([s, d, v], i) => [`${s} ${d} ${v}`, i]));
   const placed = new Array(canonical.length);
@@ -346,13 +386,8 @@ function compressor() {
 /** A short text of the result to paste back: "boids1:" + base64url of compressed JSON. */
 export async function resultCode(result) {
   if (!isObject(result) || !Array.isArray(result.rows)) throw new TypeError(`resultCode: not a result, got ${describe(result)}`);
-  const rows = result.rows.map((row) => [
-    row.seed,
-    row.direction === 'down' ? 1 : 0,
-    row.value,
-    row.samples,
-    ...STATS.flatMap((name) => [row[name].mean, row[name].sd]),
-  ]);
+  // A code row: seed, down (0 or 1), value, samples, the measures (as codes always were).
+  const rows = packRows(result.rows, 'resultCode').map(([leg, seed, ...rest]) => [seed, leg, ...rest]);
   const json = JSON.stringify({
     fingerprint: result.fingerprint,
     slice: result.spec?.slice ?? result.slice ?? null,
@@ -394,19 +429,11 @@ export async function parseResultCode(code, spec) {
   ) {
     throw garbled();
   }
-  const nan = (n) => (n === null ? NaN : n);
-  const objects = rows.map(([seed, down, value, samples, ...stats]) => ({
-    param,
-    direction: down ? 'down' : 'up',
-    seed,
-    value: nan(value),
-    samples,
-    ...Object.fromEntries(STATS.map((name, i) => [name, { mean: nan(stats[2 * i]), sd: nan(stats[2 * i + 1]) }])),
-  }));
+  const objects = unpackRows(rows.flatMap(([seed, leg, ...rest]) => [leg, seed, ...rest]), param);
   let read = null;
   if (spec !== undefined) {
-    read = withoutSlice(readSpec(spec, 'parseResultCode'));
-    const expected = experimentFingerprint(read);
+    const { print: expected, json } = readSpec(spec, 'parseResultCode');
+    read = withoutSlice(JSON.parse(json));
     if (fingerprint !== expected) {
       throw new TypeError(
         `parseResultCode: this code is from another experiment (print ${fingerprint}, this experiment's ${expected})`,
@@ -420,9 +447,9 @@ export async function parseResultCode(code, spec) {
 
 /** A link to `base` (default: this page) that carries the experiment: `?experiment=…`. */
 export function experimentLink(spec, base = globalThis.location?.href) {
-  spec = readSpec(spec, 'experimentLink');
+  const { json } = readSpec(spec, 'experimentLink');
   const url = new URL(base);
-  url.searchParams.set('experiment', base64url(new TextEncoder().encode(JSON.stringify(spec))));
+  url.searchParams.set('experiment', base64url(new TextEncoder().encode(json)));
   return url.href;
 }
 
@@ -436,5 +463,5 @@ export function specFromLink(url = globalThis.location?.href) {
   } catch {
     throw new TypeError("specFromLink: the link's experiment is garbled (was it copied whole?)");
   }
-  return readSpec(spec, 'specFromLink');
+  return checkSpec(spec, 'specFromLink');
 }

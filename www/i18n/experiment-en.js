@@ -13,7 +13,7 @@ export default {
   expPoints: 'Points',
   expSeeds: 'Seeds',
   expSeedsHint: 'Whole numbers such as 1 2 3, or a range such as 1-10. Each seed is one more run of every point.',
-  expSeedsError: 'Seeds: whole numbers such as 1 2 3, or a range such as 1-10 (at most 64).',
+  expSeedsError: 'Seeds: whole numbers such as 1 2 3, or a range such as 1-10 (at most {n}).',
   expDirection: 'Direction',
   expDirUp: 'Up: a fresh flock at each value',
   expDirUpDown: 'Up and down: one flock carried on, up and back (does it remember?)',

@@ -15,7 +15,7 @@ export default {
   expSeeds: 'Ziarna',
   expSeedsHint:
     'Liczby całkowite, np. 1 2 3, albo zakres, np. 1-10. Każde ziarno to jeszcze jeden przebieg każdego punktu.',
-  expSeedsError: 'Ziarna: liczby całkowite, np. 1 2 3, albo zakres, np. 1-10 (najwyżej 64).',
+  expSeedsError: 'Ziarna: liczby całkowite, np. 1 2 3, albo zakres, np. 1-10 (najwyżej {n}).',
   expDirection: 'Kierunek',
   expDirUp: 'W górę: nowe stado przy każdej wartości',
   expDirUpDown: 'W górę i w dół: jedno stado leci dalej, tam i z powrotem (czy pamięta?)',

@@ -1,6 +1,7 @@
 //! Numbers as JavaScript's `Number.prototype.toString` writes them: the shortest digits
-//! that read back to the same `f64`, in exponent form from 1e21 up and below 1e-6. The
-//! browser's CSV and this runner's are then the same text.
+//! that read back to the same `f64`, in exponent form from 1e21 up and below 1e-6. The native
+//! runner hands it to the CSV writer, so its CSV is the browser's text (native only: the
+//! worker's module asks the engine itself, and has no float printing).
 
 /// `value` as JavaScript writes it ("NaN", "Infinity", −0 as "0").
 pub fn js_number(value: f64) -> String {
