@@ -63,7 +63,10 @@ const WASM_LIMIT = 150 * KB;
 // (history and its bar, +3.0 KB; the moment's codec, moment.js, loads on demand), the
 // teacher's prompts and the studio's link (+1.2 KB): 235.0 KB. The explanation on demand is
 // still the saving to make before the next raise.
-const PAGE_LIMIT = 236 * KB;
+// 237 KB from issue 41: the element as a shell with parts (the change hub, the flock's handle,
+// ten parts each with its own constructor and the element's public API asking them) and the
+// on/off rule in the module: 236.5 KB.
+const PAGE_LIMIT = 237 * KB;
 // 305 KB from issue 28 (the same, and the studio's files out of this sum: STUDIO_LIMIT).
 const DIST_LIMIT = 305 * KB;
 /** The studio: its page, scripts, style and two tables of its words (15.1 KB when set). */
@@ -78,7 +81,9 @@ const ON_REQUEST = ['www/lesson/moment.js', 'www/core/isolate.js', 'coi-sw.js'];
 /** The relaxed-SIMD build's patch: a few KB while the two builds differ only in the scan. */
 const PATCH_LIMIT = 20 * KB;
 /** What an experiment downloads when it is opened and started, beyond the page: its scripts. */
-const EXPERIMENT_LIMIT = 20 * KB;
+// 21 KB from issue 41: the Experiment group in three files of one job each (form, run and
+// plot, the class split) costs ~1.5 KB of per-file gzip; the contract in Rust saved ~0.35 KB: 21.0 KB.
+const EXPERIMENT_LIMIT = 21 * KB;
 /** The experiment worker's module, boids_worker_bg.wasm (77.2 KB when the limit was set). */
 const WORKER_LIMIT = 85 * KB;
 /** The files only an experiment loads (www/experiment.js and its worker, the panel, the plot). */
