@@ -373,19 +373,6 @@ export class BoidsFlock extends HTMLElement {
     return this.settings.shareUrl();
   }
 
-  /** Read by the Experiment group (experiment/): how this element takes its settings. */
-  get urlMode() {
-    return this.settings.urlMode;
-  }
-
-  get explicit() {
-    return this.settings.explicit;
-  }
-
-  get langExplicit() {
-    return this.settings.langExplicit;
-  }
-
   /** The address bar follows the settings (url="sync"), a moment after the last change. */
   scheduleUrl() {
     this.settings.scheduleUrl();

@@ -76,7 +76,7 @@ function baseSettings(host, param) {
   for (const spec of SPECS) {
     if (['seed', 'count', param].includes(spec.name)) continue;
     const value = readParam(host.flock, spec);
-    const set = host.explicit?.has(spec.name);
+    const set = host.settings.explicit.has(spec.name);
     if (set || (spec.name !== 'worldSize' && Math.fround(value) !== Math.fround(spec.default))) settings[spec.name] = value;
   }
   return settings;
@@ -168,7 +168,7 @@ function specFromForm(host, state) {
 /** A link that opens the full page with `spec` (in this flock's language when it chose one). */
 function linkTo(host, spec) {
   const base = new URL(FULL_PAGE);
-  if (host.langExplicit) base.searchParams.set('lang', host.language);
+  if (host.settings.langExplicit) base.searchParams.set('lang', host.language);
   return experimentLink(spec, base.href);
 }
 
@@ -326,7 +326,7 @@ export function buildExperiment(host, body) {
       measure: ui.measure.value,
       students: ui.students?.value ?? state.form.students,
     };
-    if (state.fixed && host.urlMode === 'sync') {
+    if (state.fixed && host.settings.urlMode === 'sync') {
       // Another experiment now: the address bar no longer carries the link's.
       const url = new URL(location.href);
       url.searchParams.delete('experiment');
