@@ -27,6 +27,8 @@ async function open(path, viewport = { width: 1280, height: 800 }) {
   // A flock below the fold starts only once seen: bring each into view (a long lesson).
   for (const flock of await page.locator('boids-flock').all()) await flock.scrollIntoViewIfNeeded();
   await waitFlocks(page, 'boids-flock');
+  // The explanation's words load when it first opens (open=how): audit them too.
+  if (/open=[^&]*how/.test(path)) await page.waitForFunction(() => document.querySelector('.bf-explain')?.dataset.filled === 'yes');
   return { page, context, ...watch };
 }
 
@@ -70,6 +72,7 @@ test('every language at 320, 1280 and 1920 px: no text overflows its button or l
       await page.waitForFunction((lang) => document.documentElement.lang === lang, lang);
       // The Experiment group is filled by a module of its own, once the panel is rebuilt.
       await page.waitForFunction(() => document.querySelector('#group-experiment > .bf-group-body')?.dataset.filled === 'yes');
+      await page.waitForFunction(() => document.querySelector('.bf-explain')?.dataset.filled === 'yes'); // its words load on demand
       const found = await page.evaluate(() => {
         const out = [];
         const selector = 'button, label, summary, legend, output, .bf-segment span, .bf-legend, .bf-readout > div, .bf-tools-heading, dt';

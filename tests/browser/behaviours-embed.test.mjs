@@ -99,8 +99,9 @@ test('controls="presets obstacles pointer" shows those tools, and only where ask
 
 /** Every text of the presets, the scene's tools and the explanation's behaviours. */
 function toolTexts(page) {
-  return page.evaluate(() => {
+  return page.evaluate(async () => {
     const el = document.getElementById('f');
+    await el.panel.showExplanation(true, { remember: false }); // its words load when it first opens
     const out = {};
     const nodes = el.querySelectorAll(
       [

@@ -73,6 +73,8 @@ for (const lang of LANGS) {
     const { pageErrors } = watchProblems(page);
     await page.goto(`${server.url}test/pair-${lang}.html`);
     await waitFlocks(page, 'boids-flock', { min: 2 });
+    // The explanations, whose words load the first time each opens.
+    await page.evaluate(() => Promise.all([...document.querySelectorAll('boids-flock')].map((el) => el.panel.showExplanation(true, { remember: false }))));
     const en = await texts(page, '#en');
     const xx = await texts(page, '#xx');
     const sliderParams = Object.keys(en).filter((k) => k.startsWith('label:')).map((k) => k.slice(6));
@@ -110,7 +112,11 @@ for (const lang of LANGS) {
     assert.deepEqual(messages, [], `interface strings the ${lang} table lacks`);
 
     // Switching the language later rebuilds the texts.
-    await page.evaluate(() => document.getElementById('xx').setAttribute('lang', 'en'));
+    await page.evaluate(async () => {
+      const xx = document.getElementById('xx');
+      xx.setAttribute('lang', 'en');
+      await xx.panel.showExplanation(true, { remember: false }); // the rebuilt panel's, closed
+    });
     assert.deepEqual(await texts(page, '#xx'), en, 'lang="en" later gives the English texts back');
     assert.deepEqual(pageErrors, []);
     await page.close();

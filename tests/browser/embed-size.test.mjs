@@ -66,9 +66,19 @@ const WASM_LIMIT = 150 * KB;
 // 237 KB from issue 41: the element as a shell with parts (the change hub, the flock's handle,
 // ten parts each with its own constructor and the element's public API asking them) and the
 // on/off rule in the module: 236.5 KB.
-const PAGE_LIMIT = 237 * KB;
+// 235 KB again from issue 41's end: the explanation ("How it works", its script and its words
+// in four languages) loads the first time a reader opens it (EXPLANATION below): 234.2 KB.
+const PAGE_LIMIT = 235 * KB;
+/**
+ * The explanation, fetched when "How it works" first opens: explain.js and the reader's
+ * words (English and the largest other table counted, as for the page).
+ */
+const isExplanation = (file) => file === 'www/panel/explain.js' || /^www\/i18n\/explain-[a-z]{2}\.js$/.test(file);
+const EXPLANATION_LIMIT = 4 * KB;
 // 305 KB from issue 28 (the same, and the studio's files out of this sum: STUDIO_LIMIT).
-const DIST_LIMIT = 305 * KB;
+// 308 KB from issue 41's end: the explanation out of the page into five files of its own
+// (explain.js and a table of words per language, each gzipped apart: +2.4 KB to dist/).
+const DIST_LIMIT = 308 * KB;
 /** The studio: its page, scripts, style and two tables of its words (15.1 KB when set). */
 const STUDIO_LIMIT = 17 * KB;
 /**
@@ -152,7 +162,7 @@ test('dist/ fits the size budget', () => {
       .filter((s) => /^(boids\.js|snippets\/.*\.js|www\/.+\.(js|css|svg))$/.test(s.file))
       .filter((s) => s.file !== 'www/embed-bridge.js' && !languages.includes(s.file))
       .filter((s) => !isOnDemand(s.file) && !EXPERIMENT_TEXTS.includes(s.file) && !isStudioFile(s.file))
-      .filter((s) => !ON_REQUEST.includes(s.file))
+      .filter((s) => !ON_REQUEST.includes(s.file) && !isExplanation(s.file))
       .reduce((sum, s) => sum + s.gz, 0) +
     gz('www/i18n/en.js') +
     Math.max(...languages.slice(1).map(gz)) +
@@ -171,6 +181,11 @@ test('dist/ fits the size budget', () => {
   console.log(`# the studio loads ${(studio / KB).toFixed(1)} KB gzipped beside the element`);
   assert.ok(studio <= STUDIO_LIMIT, `the studio loads ${studio} bytes gzipped (limit ${STUDIO_LIMIT / KB} KB)`);
   for (const file of ON_REQUEST) gz(file);
+  const explainWords = LANGS.map((lang) => `www/i18n/explain-${lang}.js`);
+  const explanation = gz('www/panel/explain.js') + gz(explainWords[0]) + Math.max(...explainWords.slice(1).map(gz));
+  assert.equal(sizes.filter((s) => isExplanation(s.file)).length, 5, "explain.js and the four languages' words");
+  console.log(`# the explanation, when first opened, downloads ${(explanation / KB).toFixed(1)} KB more gzipped`);
+  assert.ok(explanation <= EXPLANATION_LIMIT, `the explanation downloads ${explanation} bytes (limit ${EXPLANATION_LIMIT / KB} KB)`);
   assert.ok(page <= PAGE_LIMIT, `the page downloads ${page} bytes gzipped (limit ${PAGE_LIMIT / KB} KB)`);
 
   // An experiment, when started: the files only it loads (those there are; the two of the

@@ -64,6 +64,9 @@ test('simple first: the rules, perception, Count, presets and "How it works" on 
   // "How it works" opens the explanation beside the sliders; the URL remembers it and groups.
   await page.locator('#how').click();
   assert.equal(await page.locator('#explain').isVisible(), true);
+  // Its script and words load the first time it opens.
+  await page.waitForFunction(() => document.getElementById('explain').dataset.filled === 'yes');
+  assert.match(await page.locator('#explain h2').textContent(), /decides where to fly/);
   const beside = await page.evaluate(() => {
     const a = document.getElementById('explain').getBoundingClientRect();
     const b = document.getElementById('param-cohesion').getBoundingClientRect();
@@ -78,6 +81,7 @@ test('simple first: the rules, perception, Count, presets and "How it works" on 
   await waitRunning(again);
   assert.equal(await again.locator('#group-wind').getAttribute('open'), '', 'the wind group opens from the link');
   assert.equal(await again.locator('#explain').isVisible(), true, 'and the explanation');
+  await again.waitForFunction(() => document.getElementById('explain').dataset.filled === 'yes');
   assert.equal(await again.locator('#group-hawks').getAttribute('open'), null, 'the others stay closed');
   assert.deepEqual(pageErrors, []);
   await context.close();
@@ -260,6 +264,25 @@ test('on a 390x844 touch screen the flock stays in view while a slider moves; th
   await page.evaluate(() => window.scrollTo(0, 0));
   const middle = await swipe(stage.x + stage.width / 2);
   assert.ok(middle.scrolled < 5 && middle.orbited, `a swipe in the middle orbits (${JSON.stringify(middle)})`);
+  assert.deepEqual(pageErrors, []);
+  await context.close();
+});
+
+test('"How it works" loads its words when first opened; a failed load says so and the next opening tries again', { timeout: 120_000 }, async () => {
+  const { page, context, pageErrors } = await open('?count=300');
+  const requested = [];
+  page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+  assert.deepEqual(requested.filter((p) => /explain/.test(p)), [], 'nothing of the explanation with the page');
+  await context.route('**/www/i18n/explain-*.js', (route) => route.abort());
+  await page.locator('#how').click();
+  await page.waitForSelector('#explain .bf-explain-error');
+  assert.match(await page.locator('#explain').textContent(), /could not load/);
+  await context.unroute('**/www/i18n/explain-*.js');
+  await page.locator('#how').click(); // closes it
+  await page.locator('#how').click(); // opens it again: it loads now
+  await page.waitForFunction(() => document.getElementById('explain').dataset.filled === 'yes');
+  assert.match(await page.locator('#explain h2').textContent(), /decides where to fly/);
+  assert.equal(await page.locator('#explain .bf-explain-error').count(), 0);
   assert.deepEqual(pageErrors, []);
   await context.close();
 });

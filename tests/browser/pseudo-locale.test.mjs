@@ -47,7 +47,7 @@ export function texts(lang) {
     param: (spec) => pseudoLocale(plain.param(spec)),
     preset: (preset) => pseudoLocale(plain.preset(preset)),
     unit: (unit) => pseudoLocale(plain.unit(unit)),
-    explain: pseudoLocale(plain.explain),
+    explain: () => plain.explain().then(pseudoLocale),
   };
 }
 globalThis.__pseudoLocale = true;
@@ -130,6 +130,7 @@ for (const viewport of VIEWPORTS) {
       if (path.includes('experiment')) {
         await page.waitForFunction(() => document.querySelector('[data-group="experiment"] > .bf-group-body')?.dataset.filled === 'yes');
       }
+      if (path.includes('how')) await page.waitForFunction(() => document.querySelector('.bf-explain')?.dataset.filled === 'yes');
       assert.equal(await page.evaluate(() => document.documentElement.lang || document.querySelector('boids-flock').language), lang);
       const rebuild = await page.locator('.bf-rebuild').first().textContent();
       if (lang === 'en') assert.equal(rebuild.trim(), 'RReebbuuiilldd', 'every letter twice');

@@ -117,6 +117,8 @@ const printOf = (spec, where) => readSpec(spec, where).print;
 
 /** The measures of a row, in the CSV's order. */
 const STATS = Object.freeze(['polarization', 'milling', 'groups', 'largestGroup', 'medianNearest', 'meanNeighbours']);
+/** The longest `# link` a CSV takes. */
+const LINK_MOST = 100_000;
 /** Numbers a packed row holds. */
 const ROW = 16;
 const whole = (n, most) => Number.isInteger(n) && n >= 0 && n <= most;
@@ -129,6 +131,10 @@ const whole = (n, most) => Number.isInteger(n) && n >= 0 && n <= most;
  */
 function packRows(rows, where) {
   if (!Array.isArray(rows)) throw new TypeError(`${where}: rows must be an array`);
+  // No spec runs more (each value up and down for every seed): a longer list is no result, and
+  // copying it into the module could exhaust its memory (a trap, not an error).
+  const most = LIMITS.maxValues * LIMITS.maxSeeds * 2;
+  if (rows.length > most) throw new RangeError(`${where}: rows: at most ${most} rows, got ${rows.length}`);
   return rows.map((row, i) => {
     const leg = { up: 0, down: 1 }[row?.direction];
     if (leg === undefined || !whole(row.seed, 0xffffffff) || !whole(row.samples, Number.MAX_SAFE_INTEGER)) {
@@ -158,6 +164,9 @@ function csvOf(spec, rows, link, where) {
   if (link != null && (typeof link !== 'string' || /[\r\n]/.test(link))) {
     throw new TypeError(`${where}: link must be a string of one line`);
   }
+  // Far beyond any address a browser keeps (Chromium's 2 MB are bytes of a page's address):
+  // a link this long is a mistake, and copying it into the module could exhaust its memory.
+  if (link != null && link.length > LINK_MOST) throw new RangeError(`${where}: link: at most ${LINK_MOST} characters, got ${link.length}`);
   const packed = new Float64Array(packRows(rows, where).flat());
   return call(where, () => Experiment.contract(spec, packed, link ?? undefined));
 }

@@ -10,8 +10,9 @@
 //   help (`keyList`: [keys, what they do] pairs, in the order shown), legends and touch
 //   wording, and the instruments' words. Keys ending in _one, _few, _many, _other are
 //   plural forms (Intl.PluralRules): Ukrainian, Polish and Russian need three, English two.
-// - `explain`: the explanation panel. Inline marks: *emphasis*, {v} a variable, {w_s} a
-//   variable with a subscript (rendered as DOM nodes, never as HTML).
+// The explanation panel ("How it works") has a table of its own per language,
+// explain-en.js ... explain-ru.js, fetched the first time a reader opens it (`explain()`
+// below): ~1.2 KB gzipped each, words most readers never open (issue 41's page budget).
 // - `params`: [label, description] per parameter name of `Flock.params()`. English has none:
 //   the parameter table itself is the English text, and any parameter a language lacks falls
 //   back to it (tests/browser/embed-i18n.test.mjs fails while a label is untranslated).
@@ -99,7 +100,33 @@ export function pickLang(candidates) {
   return 'en';
 }
 
-/** Text for one language: `ui(key)`, `param(spec)`, `preset(preset)`, `unit(spec)`, `explain`. */
+const explaining = new Map();
+
+/**
+ * The explanation's table in `lang` (fetched once; English when that language's does not
+ * load). Rejects only when English itself cannot be fetched.
+ */
+export function loadExplain(lang) {
+  const want = LANGS.includes(lang) ? lang : 'en';
+  if (!explaining.has(want)) {
+    const load = import(`./explain-${want}.js`).then(
+      (module) => module.default,
+      (error) => {
+        if (want === 'en') throw error;
+        console.warn(`<boids-flock>: the ${want} explanation did not load (${error}); using English`);
+        return loadExplain('en');
+      },
+    );
+    explaining.set(want, load);
+    load.catch(() => explaining.delete(want)); // a later open tries again
+  }
+  return explaining.get(want);
+}
+
+/**
+ * Text for one language: `ui(key)`, `param(spec)`, `preset(preset)`, `unit(spec)`, and
+ * `explain()`, a promise of the explanation's table.
+ */
 export function texts(lang) {
   const table = STRINGS[lang] ?? en;
   return {
@@ -110,6 +137,6 @@ export function texts(lang) {
     /** [label, description] of a preset (from `Flock.presets()`): this language's, else English. */
     preset: (preset) => table.presets?.[preset.name] ?? [preset.label, preset.description],
     unit: (unit) => (unit ? (table.units[unit] ?? unit) : ''),
-    explain: table.explain,
+    explain: () => loadExplain(STRINGS[lang] ? lang : 'en'),
   };
 }

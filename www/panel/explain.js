@@ -1,12 +1,16 @@
 // "How a boid decides where to fly": the explanation panel, with the rules in the sliders'
-// colours, the update formula and the behaviours beyond the three rules. Text from i18n.js.
+// colours, the update formula and the behaviours beyond the three rules. Loaded on demand
+// (panel.js imports it the first time "How it works" opens), with its words
+// (i18n/explain-<lang>.js, through texts.js `explain()`).
 
 import { element, richText } from '../core/dom.js';
 
-/** The explanation as a <section> (hidden until "How it works" opens it). */
-export function buildExplanation(text, specs) {
-  const { explain } = text;
-  const section = element('section', 'bf-explain');
+/**
+ * Fills the explanation's <section> (the panel's, empty until now) with `explain`, the
+ * language's table; `text` names the rules as their sliders do.
+ */
+export function fillExplanation(section, { text, explain, specs }) {
+  section.replaceChildren();
   section.setAttribute('aria-label', explain.title);
   section.append(element('h2', null, explain.title));
   section.append(richText(element('p'), explain.intro));
@@ -37,5 +41,4 @@ export function buildExplanation(text, specs) {
     }
     section.append(more);
   }
-  return section;
 }

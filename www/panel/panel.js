@@ -11,7 +11,6 @@
 
 import { PRESETS, SPECS, errorText } from '../core/wasm-load.js';
 import { buildControls } from './controls.js';
-import { buildExplanation } from './explain.js';
 import { buildKeysHelp } from './keys.js';
 import { buildLegend } from './legend.js';
 import { isOn, parseControls } from '../core/settings.js';
@@ -158,7 +157,8 @@ export class Panel {
         }
       : null;
 
-    const explanation = explain ? buildExplanation(this.host.text, SPECS) : null;
+    // Empty until it first opens (fillExplanation): its script and words load on demand.
+    const explanation = explain ? element('section', 'bf-explain') : null;
     let how = null;
     if (explanation) {
       explanation.id = this.idFor('explain');
@@ -520,17 +520,44 @@ export class Panel {
     return group.body;
   }
 
-  /** Shows or hides the explanation ("How it works"); remembered in the URL as `open=how`. */
+  /**
+   * Shows or hides the explanation ("How it works"); remembered in the URL as `open=how`.
+   * Resolves once it shows its words (the first opening fetches them and explain.js).
+   */
   showExplanation(show, { remember = true } = {}) {
     const { how, explanation } = this.ui ?? {};
-    if (!explanation) return;
+    if (!explanation) return Promise.resolve();
     explanation.hidden = !show;
     how.setAttribute('aria-expanded', String(show));
     this.host.classList.toggle('bf-explaining', show);
-    if (remember) {
-      this.host.settings.setGroupOpen('how', show);
-      if (show) explanation.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+    if (remember) this.host.settings.setGroupOpen('how', show);
+    if (!show) return Promise.resolve();
+    const filled = this.fillExplanation(explanation);
+    if (remember) filled.then(() => explanation.scrollIntoView({ block: 'nearest', behavior: 'smooth' }));
+    return filled;
+  }
+
+  /** Fetches explain.js and the language's words into `section`, once per section. */
+  fillExplanation(section) {
+    if (!this.explanationFill || this.explanationFill.section !== section) {
+      const text = this.host.text;
+      section.setAttribute('aria-busy', 'true');
+      const promise = Promise.all([import('./explain.js'), text.explain()]).then(
+        ([{ fillExplanation }, explain]) => {
+          fillExplanation(section, { text, explain, specs: SPECS });
+          section.removeAttribute('aria-busy');
+          section.dataset.filled = 'yes'; // for a test waiting on it, as the Experiment group's
+        },
+        (error) => {
+          section.removeAttribute('aria-busy');
+          section.replaceChildren(element('p', 'bf-explain-error', this.host.text.ui('explainFailed')));
+          console.warn(`<boids-flock>: the explanation did not load (${error})`);
+          this.explanationFill = null; // opening it again tries again
+        },
+      );
+      this.explanationFill = { section, promise };
     }
+    return this.explanationFill.promise;
   }
 
   showKeys() {
