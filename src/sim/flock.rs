@@ -21,6 +21,8 @@ mod look;
 mod parts;
 mod population;
 mod reference;
+#[cfg(any(not(target_arch = "wasm32"), feature = "lab"))]
+mod search;
 mod snapshot;
 mod steer;
 mod survey;
@@ -72,6 +74,11 @@ pub struct Flock {
     /// Move every boid one at a time even when `glide_all` could: for tests that compare
     /// the two.
     one_at_a_time: bool,
+    /// The search by another method than the grid (issue 42), and its scratch.
+    #[cfg(any(not(target_arch = "wasm32"), feature = "lab"))]
+    lab: search::Lab,
+    /// What looking around cost in the last step (`search_stats`).
+    last_totals: Totals,
     grid: Grid,
     world: f32,
     mean_neighbours: f32,
@@ -336,6 +343,13 @@ impl Flock {
         self.mean_candidates
     }
 
+    /// The last step's search, summed over every boid: the distance checks it made
+    /// (`examined`: candidates looked at, N(N − 1) for the naive search) and the neighbours
+    /// it kept.
+    pub fn search_stats(&self) -> Totals {
+        self.last_totals
+    }
+
     /// Advances the flock by `dt` seconds (capped at `MAX_STEP`, split into steps no longer
     /// than `MAX_SUBSTEP`). A non-finite or non-positive `dt` does nothing.
     pub fn step(&mut self, dt: f32) {
@@ -478,6 +492,7 @@ impl Flock {
         self.revision = self.revision.wrapping_add(1);
         self.mean_neighbours = totals.neighbours as f32 / self.len() as f32;
         self.mean_candidates = totals.examined as f32 / self.len() as f32;
+        self.last_totals = totals;
         self.move_hawks(h, forces);
         let (arena, flat, cruise) = (self.arena(), self.settings.flat, self.settings.speed);
         self.behaviours.move_leaders(h, arena, flat, cruise);

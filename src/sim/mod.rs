@@ -19,6 +19,10 @@ pub mod presets;
 mod rng;
 pub mod rules;
 mod scan;
+// Other ways to find neighbours (issue 42): natively, and in a module built with `lab`; the
+// page's module keeps the grid's alone (its 150 KB budget).
+#[cfg(any(not(target_arch = "wasm32"), feature = "lab"))]
+pub mod search;
 mod settings;
 mod snapshot;
 

@@ -324,6 +324,28 @@ impl Search<'_> {
         found.offer(j, self.sorted.label[j], distance_squared, offset);
     }
 
+    /// Offers sorted boid `j` (at its nearest image when the world wraps): the search by
+    /// another method than the grid's (`flock/search.rs`).
+    #[cfg(any(not(target_arch = "wasm32"), feature = "lab"))]
+    pub fn offer_slot(&self, j: usize, seeker: &Seeker, found: &mut Nearest) {
+        let to = self.sorted.position(j);
+        let offset = if self.wrap {
+            self.view.offset_between::<true>(seeker.point, to)
+        } else {
+            to - seeker.point
+        };
+        self.offer(j, offset, offset.length_squared(), seeker, found);
+    }
+
+    /// Offers every boid (`offer_slot`): the naive search. Returns the boids examined.
+    #[cfg(any(not(target_arch = "wasm32"), feature = "lab"))]
+    pub fn offer_everyone(&self, seeker: &Seeker, found: &mut Nearest) -> usize {
+        for j in 0..self.count {
+            self.offer_slot(j, seeker, found);
+        }
+        self.count
+    }
+
     /// Every boid, at its nearest image: for wrapped worlds only a few cells wide.
     fn everyone(&self, seeker: &Seeker, found: &mut Nearest) -> usize {
         for j in 0..self.count {

@@ -199,6 +199,10 @@ impl Flock {
         units: std::ops::Range<usize>,
         mut visit: impl FnMut(&Self, usize, &Neighbourhood),
     ) -> u64 {
+        #[cfg(any(not(target_arch = "wasm32"), feature = "lab"))]
+        if self.lab.method != crate::sim::search::SearchMethod::Grid {
+            return self.scan_all_by_method(units, visit);
+        }
         let view = View::new(&self.settings, self.world);
         if self.settings.topological {
             return self.scan_all_nearest(&view, units, visit);

@@ -57,6 +57,9 @@ impl Flock {
             spans: Vec::new(),
             sightings: Sightings::default(),
             one_at_a_time: false,
+            #[cfg(any(not(target_arch = "wasm32"), feature = "lab"))]
+            lab: Default::default(),
+            last_totals: Default::default(),
             grid: Grid::default(),
             world: 0.0,
             mean_neighbours: 0.0,
