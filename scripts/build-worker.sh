@@ -10,7 +10,7 @@ cd "${TRUNK_SOURCE_DIR:-$(dirname "${BASH_SOURCE[0]}")/..}"
 
 profile="${TRUNK_PROFILE:-debug}"
 target_dir="${BOIDS_WORKER_TARGET_DIR:-$PWD/target/worker}"
-cargo_args=(build --lib --target wasm32-unknown-unknown --locked --features worker)
+cargo_args=(build --lib --target wasm32-unknown-unknown --locked --features worker,lab)
 if [[ $profile == release ]]; then
     cargo_args+=(--release)
 fi

@@ -33,8 +33,8 @@ cargo clippy --all-targets -- -D warnings
 step "cargo clippy (wasm32, all targets)"
 cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
 
-step "cargo clippy (wasm32, the experiment worker's module: --features worker)"
-cargo clippy --target wasm32-unknown-unknown --lib --features worker -- -D warnings
+step "cargo clippy (wasm32, the experiment worker's module: --features worker,lab)"
+cargo clippy --target wasm32-unknown-unknown --lib --features worker,lab -- -D warnings
 
 step "cargo clippy (wasm32, relaxed-SIMD build)"
 (

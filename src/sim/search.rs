@@ -47,11 +47,15 @@ impl SearchMethod {
     }
 }
 
-/// Bits of each axis in a code: 21 × 3 = 63, cells enough for any world (the grid's own
-/// budget keeps far fewer).
-const AXIS_BITS: u32 = 21;
+/// Bits of each axis in a code: 14 × 3 = 42, 16,384 cells a side, far more than any world
+/// holds (the grid's budget keeps fewer than 100 a side), leaving room for the boid.
+const AXIS_BITS: u32 = 14;
 /// The most cells along an axis.
 const MAX_DIMS: i64 = 1 << AXIS_BITS;
+/// Bits of the boid in a key (code, then boid: one `u64`, sorted as the module's other
+/// integer keys are, no sort of its own): up to 1,048,576 boids.
+const BOID_BITS: u32 = 20;
+const BOID_MASK: u64 = (1 << BOID_BITS) - 1;
 
 /// Spreads the low 21 bits of `v` three apart (bit k to bit 3k).
 fn spread(v: u64) -> u64 {
@@ -78,12 +82,8 @@ pub struct MortonIndex {
     width: Vec3,
     dims: [i64; 3],
     wrap: bool,
-    /// Each boid's code, ascending.
-    codes: Vec<u64>,
-    /// The boids (indices given to `build`) in the order of `codes`.
-    order: Vec<u32>,
-    /// Scratch: (code, boid) pairs while sorting.
-    keyed: Vec<(u64, u32)>,
+    /// Each boid's code and index (given to `build`): `code << BOID_BITS | boid`, ascending.
+    keys: Vec<u64>,
     /// Scratch: the cells a search has visited (a wrapped world a few cells wide meets a cell
     /// more than once).
     visited: Vec<u64>,
@@ -124,21 +124,17 @@ impl MortonIndex {
         );
         self.origin = origin;
         self.wrap = wrap;
-        self.keyed.clear();
-        for i in 0..count {
+        self.keys.clear();
+        for i in 0..count.min(BOID_MASK as usize + 1) {
             let cell = self.cell_of(position(i));
-            self.keyed.push((self.code(cell), i as u32));
+            self.keys.push(self.code(cell) << BOID_BITS | i as u64);
         }
-        self.keyed.sort_unstable();
-        self.codes.clear();
-        self.order.clear();
-        self.codes.extend(self.keyed.iter().map(|&(code, _)| code));
-        self.order.extend(self.keyed.iter().map(|&(_, boid)| boid));
+        self.keys.sort_unstable();
     }
 
-    /// The boids in code order: `ranges` index into it.
-    pub fn order(&self) -> &[u32] {
-        &self.order
+    /// The boid at place `at` of the code order (what `ranges` index).
+    pub fn boid(&self, at: usize) -> usize {
+        (self.keys[at] & BOID_MASK) as usize
     }
 
     /// The cell holding `p` (clamped into the cube).
@@ -220,8 +216,8 @@ impl MortonIndex {
         let searched = visited.len();
         let first = out.len();
         for &code in &visited {
-            let start = self.codes.partition_point(|&c| c < code);
-            let end = start + self.codes[start..].partition_point(|&c| c == code);
+            let start = self.keys.partition_point(|&key| key >> BOID_BITS < code);
+            let end = start + self.keys[start..].partition_point(|&key| key >> BOID_BITS == code);
             if start == end {
                 continue;
             }
@@ -250,7 +246,11 @@ mod tests {
         assert_eq!(morton_code([3, 0, 0]), 0b001_001);
         assert_eq!(morton_code([0b101, 0b011, 0b110]), 0b101_110_011);
         let top = (1 << AXIS_BITS) - 1;
-        assert_eq!(morton_code([top, top, top]), (1u64 << 63) - 1);
+        assert_eq!(morton_code([top, top, top]), (1u64 << (3 * AXIS_BITS)) - 1);
+        assert!(
+            3 * AXIS_BITS + BOID_BITS <= 64,
+            "a key holds a code and a boid"
+        );
     }
 
     #[test]
@@ -287,7 +287,7 @@ mod tests {
                 index.ranges(cell, 0, 1, &mut ranges);
                 let mut found: Vec<u32> = ranges
                     .iter()
-                    .flat_map(|r| index.order()[r.clone()].to_vec())
+                    .flat_map(|r| r.clone().map(|at| index.boid(at) as u32))
                     .collect();
                 found.sort_unstable();
                 let near = |a: i64, b: i64| {

@@ -11,12 +11,15 @@
 mod args;
 #[cfg(feature = "worker")]
 mod experiment;
+// The algorithm lab's flock (issue 42), in the worker's module with the `lab` feature.
 #[cfg(not(feature = "worker"))]
 mod flock;
 #[cfg(not(feature = "worker"))]
 mod inspector;
 #[cfg(not(feature = "worker"))]
 mod instruments;
+#[cfg(all(feature = "worker", feature = "lab"))]
+mod lab;
 #[cfg(not(feature = "worker"))]
 mod share;
 #[cfg(not(feature = "worker"))]
@@ -30,6 +33,8 @@ use wasm_bindgen::prelude::*;
 pub use experiment::Experiment;
 #[cfg(not(feature = "worker"))]
 pub use flock::Flock;
+#[cfg(all(feature = "worker", feature = "lab"))]
+pub use lab::SearchLab;
 #[cfg(not(feature = "worker"))]
 pub use share::FlockShare;
 #[cfg(not(feature = "worker"))]

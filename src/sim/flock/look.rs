@@ -201,7 +201,7 @@ impl Flock {
     ) -> u64 {
         #[cfg(any(not(target_arch = "wasm32"), feature = "lab"))]
         if self.lab.method != crate::sim::search::SearchMethod::Grid {
-            return self.scan_all_by_method(units, visit);
+            return self.scan_all_by_method(units, &mut visit);
         }
         let view = View::new(&self.settings, self.world);
         if self.settings.topological {

@@ -37,12 +37,14 @@ impl Flock {
         self.lab.method = method;
     }
 
+    // `dyn`: one copy in a module for every caller of `scan_all` (the worker's module is
+    // held to a size).
     /// `scan_all` by the lab's method (not the grid): `visit(slot, neighbourhood)` for every
     /// boid of the walk's `units`; returns the candidates examined (distance checks).
     pub(super) fn scan_all_by_method(
         &mut self,
         units: Range<usize>,
-        mut visit: impl FnMut(&Self, usize, &Neighbourhood),
+        visit: &mut dyn FnMut(&Self, usize, &Neighbourhood),
     ) -> u64 {
         let view = View::new(&self.settings, self.world);
         let mut lab = std::mem::take(&mut self.lab);
@@ -143,10 +145,9 @@ impl Flock {
         if !topological {
             lab.ranges.clear();
             lab.morton.ranges(cell, 0, 1, &mut lab.ranges);
-            let order = lab.morton.order();
             for range in &lab.ranges {
                 lab.candidates
-                    .extend(order[range.clone()].iter().map(|&slot| slot as usize));
+                    .extend(range.clone().map(|at| lab.morton.boid(at)));
             }
             return lab.candidates.len() as u64 - 1;
         }
@@ -163,11 +164,10 @@ impl Flock {
             }
             lab.ranges.clear();
             lab.morton.ranges(cell, reach, reach, &mut lab.ranges);
-            let order = lab.morton.order();
             for range in &lab.ranges {
-                for &slot in &order[range.clone()] {
+                for at in range.clone() {
                     examined += 1;
-                    search.offer_slot(slot as usize, &seeker, found);
+                    search.offer_slot(lab.morton.boid(at), &seeker, found);
                 }
             }
             let sure = reach as f32 * width;
