@@ -262,3 +262,51 @@ fn flocks_stepped_by_each_method_agree_over_100_steps() {
         }
     }
 }
+
+/// The grid's checks are the boids of the window each boid's cell scans, itself among them:
+/// on a flock's first step the cells are one perception radius every way (its rows split in
+/// two only once the last step's candidates say the flock is crowded:
+/// `Flock::scan_rows_per_cell`), so the 27 cells around (9 in 2D), counted here from the
+/// cells' populations, in a wrapped world.
+#[test]
+fn grid_checks_are_the_boids_of_the_window_around() {
+    for flat in [false, true] {
+        let world = 30.0;
+        let perception = 5.0; // 6 cells a side, 12 rows up
+        let settings = Settings {
+            world_size: Some(world),
+            wrap: true,
+            flat,
+            perception,
+            ..Settings::walled()
+        };
+        let mut flock = Flock::with_settings(500, Some(9), settings);
+        // The cells are of the positions the step starts from.
+        let p = flock.positions().to_vec();
+        flock.step(1.0 / 60.0);
+        let examined = flock.search_stats().examined;
+        let (cells, rows) = (6i64, 6i64);
+        let at_of = |v: f32, n: i64| ((v / (world / n as f32)).floor() as i64).rem_euclid(n);
+        let at: Vec<[i64; 3]> = p
+            .chunks(3)
+            .map(|c| [at_of(c[0], cells), at_of(c[1], rows), at_of(c[2], cells)])
+            .collect();
+        let near = |a: i64, b: i64, n: i64, reach: i64| {
+            let d = (a - b).rem_euclid(n);
+            d <= reach || d >= n - reach
+        };
+        let expected: u64 = at
+            .iter()
+            .map(|a| {
+                at.iter()
+                    .filter(|b| {
+                        near(a[0], b[0], cells, 1)
+                            && near(a[1], b[1], rows, 1)
+                            && near(a[2], b[2], cells, 1)
+                    })
+                    .count() as u64
+            })
+            .sum();
+        assert_eq!(examined, expected, "flat {flat}");
+    }
+}

@@ -696,7 +696,7 @@ export class BoidsFlock extends HTMLElement {
 
   /** FPS and simulation ms per frame, averaged over READOUT_PERIOD. */
   readouts(now) {
-    const { fps, sim } = this.panel.ui;
+    const { fps, sim, search } = this.panel.ui;
     if (this.windowStart == null) {
       this.windowStart = now;
       this.frames = 0;
@@ -715,6 +715,10 @@ export class BoidsFlock extends HTMLElement {
       // Slower than real time (the steps can't keep up): say how much, as "0.6× real time".
       const pace = this.owed > 0 ? this.flown / this.owed : 1;
       sim.textContent = pace < 0.95 ? `${ms} · ${this.text.ui('realTime').replace('{pace}', format(pace, pace < 0.1 ? 2 : 1))}` : ms;
+      // What finding neighbours cost in the last step (issue 42): "1.8M checks · 180K neighbours".
+      const [checks, neighbours] = this.flock.searchStats();
+      const compact = new Intl.NumberFormat(this.lang_, { notation: 'compact', maximumFractionDigits: 1 });
+      search.textContent = this.text.ui('searchStats').replace('{checks}', compact.format(checks)).replace('{neighbours}', compact.format(neighbours));
       const threads = this.sharing.threads();
       if (this.threadsShown !== threads) {
         this.threadsShown = threads;

@@ -23,6 +23,9 @@ mod scan;
 // page's module keeps the grid's alone (its 150 KB budget).
 #[cfg(any(not(target_arch = "wasm32"), feature = "lab"))]
 pub mod search;
+// The classic bugs' sandbox (issue 42): natively, and in the `lab` module.
+#[cfg(any(not(target_arch = "wasm32"), feature = "lab"))]
+pub mod sandbox;
 mod settings;
 mod snapshot;
 

@@ -4,7 +4,7 @@
 
 use crate::within::Within;
 use glam::Vec3;
-use js_sys::{Array, Float32Array, Object, Reflect, Uint8Array};
+use js_sys::{Array, Float32Array, Float64Array, Object, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 
 use super::args::{self, boolean, finite, number, optional_number, refused};
@@ -222,6 +222,15 @@ impl Flock {
     #[wasm_bindgen(js_name = meanNeighbours)]
     pub fn mean_neighbours(&self) -> f64 {
         f64::from(self.inner.mean_neighbours())
+    }
+
+    /// What finding neighbours cost in the last step: `[checks, neighbours]`, the pairs whose
+    /// distance was examined and those heeded (the readout's "1.8M checks · 180K neighbours";
+    /// `SearchLab.stats()` gives the same for the other searches). Zeros before a step.
+    #[wasm_bindgen(js_name = searchStats)]
+    pub fn search_stats(&self) -> Float64Array {
+        let totals = self.inner.search_stats();
+        Float64Array::from(&[totals.examined as f64, totals.neighbours as f64][..])
     }
 
     /// The parameter table: `[{name, label, min, max, default, step, unit, kind, scale,

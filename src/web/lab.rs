@@ -25,7 +25,7 @@ pub struct SearchLab {
 }
 
 /// `value` as a whole number from `min` to `max`, else a `TypeError` or `RangeError`.
-fn whole(
+pub(super) fn whole(
     method: &str,
     name: &'static str,
     value: &JsValue,

@@ -11,15 +11,18 @@
 mod args;
 #[cfg(feature = "worker")]
 mod experiment;
-// The algorithm lab's flock (issue 42), in the worker's module with the `lab` feature.
 #[cfg(not(feature = "worker"))]
 mod flock;
 #[cfg(not(feature = "worker"))]
 mod inspector;
 #[cfg(not(feature = "worker"))]
 mod instruments;
+// The algorithm lab (issue 42): the searches' flock and the classic bugs' sandbox, in the
+// worker's module with the `lab` feature.
 #[cfg(all(feature = "worker", feature = "lab"))]
 mod lab;
+#[cfg(all(feature = "worker", feature = "lab"))]
+mod sandbox;
 #[cfg(not(feature = "worker"))]
 mod share;
 #[cfg(not(feature = "worker"))]
@@ -35,6 +38,8 @@ pub use experiment::Experiment;
 pub use flock::Flock;
 #[cfg(all(feature = "worker", feature = "lab"))]
 pub use lab::SearchLab;
+#[cfg(all(feature = "worker", feature = "lab"))]
+pub use sandbox::BugSandbox;
 #[cfg(not(feature = "worker"))]
 pub use share::FlockShare;
 #[cfg(not(feature = "worker"))]

@@ -75,10 +75,20 @@ const PAGE_LIMIT = 235 * KB;
  */
 const isExplanation = (file) => file === 'www/panel/explain.js' || /^www\/i18n\/explain-[a-z]{2}\.js$/.test(file);
 const EXPLANATION_LIMIT = 4 * KB;
+/**
+ * The algorithm lab (issue 42): www/lab/ and its words, loaded only by a lesson that shows it
+ * (examples/algorithm.html), never with the page: 6.0 KB when set (English and the largest other
+ * table counted), 6.5 KB with the legend wrapped on a phone, the methods warmed up and the
+ * page's flocks paused while measuring. Its module is the experiment worker's (WORKER_LIMIT).
+ */
+const isLab = (file) => file.startsWith('www/lab/') || /^www\/i18n\/lab-[a-z]{2}\.js$/.test(file);
+const LAB_LIMIT = 7 * KB;
 // 305 KB from issue 28 (the same, and the studio's files out of this sum: STUDIO_LIMIT).
 // 308 KB from issue 41's end: the explanation out of the page into five files of its own
 // (explain.js and a table of words per language, each gzipped apart: +2.4 KB to dist/).
-const DIST_LIMIT = 308 * KB;
+// 322 KB from issue 42: the algorithm lab (its scripts and words, 6.0 KB) and its lesson in
+// four languages (examples/algorithm.html and .js, 5.1 KB; lesson.css +0.7 KB): 320.5 KB.
+const DIST_LIMIT = 322 * KB;
 /** The studio: its page, scripts, style and two tables of its words (15.1 KB when set). */
 const STUDIO_LIMIT = 17 * KB;
 /**
@@ -99,9 +109,11 @@ const EXPERIMENT_LIMIT = 21.5 * KB;
 /**
  * The experiment worker's module, boids_worker_bg.wasm (77.2 KB when the limit was set). 95 KB
  * from issue 42: the algorithm lab's SearchLab and the naive and Morton searches (`lab`
- * feature), 84.7 -> 94.0 KB; the page's own module carries none of them.
+ * feature), 84.7 -> 94.0 KB; the page's own module carries none of them. 99 KB with the
+ * classic bugs' sandbox (BugSandbox: its step, symptoms and checked arguments), 94.0 -> 98.5
+ * KB (101.4 with Rust's float formatting in one message and rem_euclid's fmod).
  */
-const WORKER_LIMIT = 95 * KB;
+const WORKER_LIMIT = 99 * KB;
 /** The files only an experiment loads (www/experiment.js and its worker, the panel, the plot). */
 /** The experiment worker's module and its bindings, loaded by experiment-worker.js only. */
 const WORKER_FILES = ['boids_worker.js', 'boids_worker_bg.wasm'];
@@ -168,7 +180,7 @@ test('dist/ fits the size budget', () => {
       .filter((s) => /^(boids\.js|snippets\/.*\.js|www\/.+\.(js|css|svg))$/.test(s.file))
       .filter((s) => s.file !== 'www/embed-bridge.js' && !languages.includes(s.file))
       .filter((s) => !isOnDemand(s.file) && !EXPERIMENT_TEXTS.includes(s.file) && !isStudioFile(s.file))
-      .filter((s) => !ON_REQUEST.includes(s.file) && !isExplanation(s.file))
+      .filter((s) => !ON_REQUEST.includes(s.file) && !isExplanation(s.file) && !isLab(s.file))
       .reduce((sum, s) => sum + s.gz, 0) +
     gz('www/i18n/en.js') +
     Math.max(...languages.slice(1).map(gz)) +
@@ -191,6 +203,14 @@ test('dist/ fits the size budget', () => {
   const explanation = gz('www/panel/explain.js') + gz(explainWords[0]) + Math.max(...explainWords.slice(1).map(gz));
   assert.equal(sizes.filter((s) => isExplanation(s.file)).length, 5, "explain.js and the four languages' words");
   console.log(`# the explanation, when first opened, downloads ${(explanation / KB).toFixed(1)} KB more gzipped`);
+  const labWords = LANGS.map((lang) => `www/i18n/lab-${lang}.js`);
+  const lab =
+    sizes.filter((s) => isLab(s.file) && !labWords.includes(s.file)).reduce((sum, s) => sum + s.gz, 0) +
+    gz(labWords[0]) +
+    Math.max(...labWords.slice(1).map(gz));
+  gz('www/lab/cost-curve.js');
+  console.log(`# the algorithm lab's scripts and words: ${(lab / KB).toFixed(1)} KB gzipped (beside the worker's module)`);
+  assert.ok(lab <= LAB_LIMIT, `the algorithm lab downloads ${lab} bytes (limit ${LAB_LIMIT / KB} KB)`);
   assert.ok(explanation <= EXPLANATION_LIMIT, `the explanation downloads ${explanation} bytes (limit ${EXPLANATION_LIMIT / KB} KB)`);
   assert.ok(page <= PAGE_LIMIT, `the page downloads ${page} bytes gzipped (limit ${PAGE_LIMIT / KB} KB)`);
 

@@ -22,7 +22,7 @@ test('page loads with no console errors, page errors or failed requests', { time
 
   // The page contract: canvas in the stage, a control form, readouts, the JS objects.
   assert.equal(await page.locator('#stage > canvas#view').count(), 1, '<canvas id="view"> inside #stage');
-  for (const id of ['controls', 'rebuild', 'pause', 'step', 'fps', 'sim-ms', 'boid-count']) {
+  for (const id of ['controls', 'rebuild', 'pause', 'step', 'fps', 'sim-ms', 'search-stats', 'boid-count']) {
     assert.equal(await page.locator(`#${id}`).count(), 1, `#${id} exists`);
   }
   const objects = await page.evaluate(() => ({
@@ -38,6 +38,12 @@ test('page loads with no console errors, page errors or failed requests', { time
   const count = await page.evaluate(() => window.flock.count());
   const shown = await page.locator('#boid-count').textContent();
   assert.equal(Number(shown.replace(/[^\d]/g, '')), count, `#boid-count shows the count (${shown})`);
+  // What finding neighbours cost (issue 42): searchStats() and the readout beside Sim. The
+  // grid's checks are the boids of the cells around each boid, far fewer than every pair.
+  const [checks, neighbours] = await page.evaluate(() => Array.from(window.flock.searchStats()));
+  assert.ok(neighbours > count && checks > neighbours && checks < count * (count - 1) / 4, `searchStats(): ${checks} checks, ${neighbours} neighbours`);
+  await page.waitForFunction(() => / checks · .* neighbours$/.test(document.getElementById('search-stats').textContent));
+  assert.match(await page.locator('#search-stats').textContent(), /^\d[\d.]*K checks · \d[\d.]*K neighbours$/);
   assert.deepEqual(problems, [], 'no console errors, page errors, failed requests or HTTP errors');
   await page.close();
 });

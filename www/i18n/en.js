@@ -183,6 +183,8 @@ const table = {
     linkField: 'Link to these settings',
     fps: 'FPS',
     sim: 'Sim',
+    search: 'Search',
+    searchStats: '{checks} checks · {neighbours} neighbours',
     boids: 'Boids',
     ms: 'ms',
     realTime: '{pace}× real time',

@@ -197,6 +197,8 @@ const table = {
     linkField: 'Link do tych ustawień',
     fps: 'kl./s',
     sim: 'Sym.',
+    search: 'Szukanie',
+    searchStats: '{checks} sprawdzeń · {neighbours} sąsiadów',
     boids: 'Boidów',
     ms: 'ms',
     realTime: '{pace}× czasu rzeczywistego',

@@ -197,6 +197,8 @@ const table = {
     linkField: 'Ссылка на эти настройки',
     fps: 'кадр/с',
     sim: 'Модель',
+    search: 'Поиск',
+    searchStats: '{checks} проверок · {neighbours} соседей',
     boids: 'Боидов',
     ms: 'мс',
     realTime: '{pace}× реального времени',

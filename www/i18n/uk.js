@@ -197,6 +197,8 @@ const table = {
     linkField: 'Посилання на ці налаштування',
     fps: 'кадр/с',
     sim: 'Модель',
+    search: 'Пошук',
+    searchStats: '{checks} перевірок · {neighbours} сусідів',
     boids: 'Боїдів',
     ms: 'мс',
     realTime: '{pace}× реального часу',

@@ -236,7 +236,7 @@ export class Panel {
 
     if (readout) {
       const list = element('dl', 'bf-readout');
-      for (const [key, id] of [['fps', 'fps'], ['sim', 'sim-ms'], ['boids', 'boid-count']]) {
+      for (const [key, id] of [['fps', 'fps'], ['sim', 'sim-ms'], ['search', 'search-stats'], ['boids', 'boid-count']]) {
         const value = element('dd', null, '–');
         value.id = this.idFor(id);
         ui[key] = value;

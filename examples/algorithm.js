@@ -1,0 +1,24 @@
+// The lesson "How is it computed?" (algorithm.html): the cost curve of finding neighbours,
+// measured in this browser (www/lab/cost-curve.js: a worker steps the flock by every pair,
+// the uniform grid and the Morton order). A file, not an inline script: the lessons run under
+// a strict CSP. Its language is the lesson's (lesson-lang.js sets <html lang>).
+
+import { buildCostCurve } from '../www/lab/cost-curve.js';
+
+const lang = document.documentElement.lang || 'en';
+// The page's flocks pause while the worker measures (they would share the processor with it),
+// and go on as they were after.
+const flocks = [...document.querySelectorAll('boids-flock')];
+let wasPaused = [];
+function onMeasuring(measuring) {
+  if (measuring) {
+    wasPaused = flocks.map((flock) => flock.paused);
+    for (const flock of flocks) flock.paused = true;
+  } else {
+    flocks.forEach((flock, i) => (flock.paused = wasPaused[i] ?? flock.paused));
+  }
+}
+const instrument = await buildCostCurve(document.getElementById('cost'), { lang, onMeasuring });
+// For a test or a teacher's link: ?measure runs it at once.
+if (new URLSearchParams(location.search).has('measure')) instrument.measure();
+window.costCurve = instrument;

@@ -1,0 +1,140 @@
+// The lesson "How is it computed?" (examples/algorithm.html, issue 42): the cost curve of
+// finding neighbours measured in this browser (www/lab/cost-curve.js, a worker stepping
+// SearchLab). Started and stopped from the keyboard; a short curve (1,000-4,000 boids) gives
+// the slopes of the distance checks (naive 2, grid and Morton 1) in the list and the chart's
+// label, naive's N(N-1) checks, the same neighbours by all three, the texts' table beside this
+// device's, a CSV of every point and a PNG of the chart; a worker module that does not load
+// is said in words and the next press tries again; in uk/pl/ru on a 390x844 phone the words
+// are the language's and nothing scrolls sideways. Screenshots go to tests/browser/artifacts/.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { saveArtifact, useDistAndBrowser, watchProblems } from './helpers.mjs';
+
+const env = useDistAndBrowser();
+
+async function open(query = '', options = {}) {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true, ...options });
+  const page = await context.newPage();
+  const watched = watchProblems(page);
+  await page.goto(`${env.server.url}examples/algorithm.html${query}`);
+  await page.waitForFunction(() => window.costCurve && document.querySelector('.lab-start'));
+  return { context, page, ...watched };
+}
+
+/** The number after "power" in a slope's line (the English words). */
+const power = (text) => Number(/power ([\d.]+)/.exec(text)?.[1]);
+
+test('started and stopped by keyboard; a short curve gives the slopes, the table, the CSV and the PNG', { timeout: 180_000 }, async () => {
+  const { context, page, problems, pageErrors } = await open();
+  const start = page.locator('.lab-start');
+  const status = page.locator('.lab-status');
+  assert.equal(await start.textContent(), 'Measure on this device');
+  assert.equal(await page.locator('.lab-csv').isDisabled(), true, 'nothing to download before a measurement');
+
+  // Keyboard only: Tab reaches the button, Enter starts, Enter again stops.
+  let reached = false;
+  for (let i = 0; i < 40 && !reached; i++) {
+    await page.keyboard.press('Tab');
+    reached = await start.evaluate((button) => document.activeElement === button);
+  }
+  assert.ok(reached, 'Tab reaches the Measure button');
+  await page.keyboard.press('Enter');
+  assert.equal(await start.getAttribute('aria-pressed'), 'true');
+  assert.equal(await start.textContent(), 'Stop');
+  await page.waitForFunction(() => /boids: [\d.]+ ms a step/.test(document.querySelector('.lab-status').textContent), null, { timeout: 60_000 });
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /Stopped/.test(document.querySelector('.lab-status').textContent));
+  assert.equal(await start.getAttribute('aria-pressed'), 'false');
+  assert.equal(await start.textContent(), 'Measure on this device');
+
+  // A short curve, run as the button runs it.
+  const counts = [1000, 2000, 4000];
+  const points = await page.evaluate((counts) => window.costCurve.measure({ counts, steps: 1, warmup: 5 }), counts);
+  assert.match(await status.textContent(), /^Measured in \d+ s\.$/);
+  assert.equal(points.length, 9, 'three methods at three counts');
+  for (const count of counts) {
+    const at = Object.fromEntries(points.filter((p) => p.count === count).map((p) => [p.method, p]));
+    assert.equal(at.naive.checks, count * (count - 1), `naive at ${count}: N(N-1) checks`);
+    assert.ok(at.grid.checks < at.naive.checks / 10, `the grid checks far fewer at ${count}`);
+    assert.ok(at.grid.neighbours > count, `neighbours found at ${count}`);
+    assert.equal(at.naive.neighbours, at.grid.neighbours, `naive keeps the grid's neighbours at ${count}`);
+    assert.equal(at.morton.neighbours, at.grid.neighbours, `Morton keeps the grid's neighbours at ${count}`);
+    for (const p of Object.values(at)) assert.ok(Number.isFinite(p.ms) && p.ms >= 0, `a time for ${p.method} at ${count}`);
+  }
+  const slopes = Object.fromEntries(
+    await Promise.all(['naive', 'grid', 'morton'].map(async (m) => [m, power(await page.locator(`.lab-slope-${m}`).textContent())])),
+  );
+  assert.ok(slopes.naive > 1.9 && slopes.naive < 2.1, `naive's checks grow as N^2: ${JSON.stringify(slopes)}`);
+  for (const m of ['grid', 'morton']) assert.ok(slopes[m] > 0.85 && slopes[m] < 1.2, `${m}'s checks grow as N: ${JSON.stringify(slopes)}`);
+  const label = await page.locator('.lab-plot').getAttribute('aria-label');
+  assert.match(label, /Every pair \(naive\): checks grow as N to the power 2\.\d\d/, 'the chart says the slopes in words');
+
+  // The texts' table beside this device: 2,000 was measured, 500 and 10,000 were not.
+  const rows = await page.locator('.lab-table tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+  assert.deepEqual(rows[0], ['Boids', 'Texts: naive', 'Texts: spatial hash', 'Here: naive', 'Here: grid']);
+  assert.deepEqual(rows.slice(1).map((r) => r.slice(0, 3)), [['500', '60', '60'], ['2,000', '22', '60'], ['10,000', '< 1', '58']]);
+  assert.deepEqual(rows[1].slice(3), ['–', '–']);
+  assert.match(rows[2][3], /^(\d[\d,]*|< 1)$/, `naive's steps a second at 2,000: ${rows[2][3]}`);
+  assert.match(rows[2][4], /^\d[\d,]*$/, `the grid's steps a second at 2,000: ${rows[2][4]}`);
+
+  // CSV: a header and one line a point, the numbers the points'.
+  const [csvDownload] = await Promise.all([page.waitForEvent('download'), page.locator('.lab-csv').click()]);
+  assert.equal(csvDownload.suggestedFilename(), 'boids-search-cost.csv');
+  const csv = readFileSync(await csvDownload.path(), 'utf8').trim().split('\n');
+  assert.equal(csv[0], 'method,count,ms_per_step,checks_per_step,neighbours_per_step');
+  assert.equal(csv.length, 10);
+  assert.equal(csv[1].split(',')[0], points[0].method);
+  assert.equal(Number(csv[1].split(',')[3]), points[0].checks);
+  // PNG: the chart, with something drawn on it.
+  const [pngDownload] = await Promise.all([page.waitForEvent('download'), page.locator('.lab-png').click()]);
+  assert.equal(pngDownload.suggestedFilename(), 'boids-search-cost.png');
+  const png = readFileSync(await pngDownload.path());
+  assert.equal(png.subarray(1, 4).toString(), 'PNG');
+  assert.ok(png.length > 5000, `the PNG holds the chart (${png.length} bytes)`);
+
+  await page.locator('#cost').scrollIntoViewIfNeeded();
+  saveArtifact('algorithm-en-1280.png', await page.screenshot());
+  assert.deepEqual(pageErrors, []);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a worker module that does not load is said in words, and the next press tries again', { timeout: 120_000 }, async () => {
+  const { context, page } = await open();
+  let blocked = true;
+  await page.route('**/boids_worker_bg.wasm', (route) => (blocked ? route.fulfill({ status: 404, body: 'gone' }) : route.continue()));
+  const status = page.locator('.lab-status');
+  await page.evaluate(() => window.costCurve.measure({ counts: [250], steps: 1, warmup: 1 }));
+  assert.match(await status.textContent(), /^The measurement failed: .*404/);
+  assert.equal(await page.locator('.lab-start').getAttribute('aria-pressed'), 'false');
+  blocked = false;
+  const points = await page.evaluate(() => window.costCurve.measure({ counts: [250], steps: 1, warmup: 1 }));
+  assert.equal(points.length, 3, 'measured once the module loads');
+  assert.match(await status.textContent(), /^Measured in/);
+  await context.close();
+});
+
+for (const [lang, start] of [
+  ['uk', 'Виміряти на цьому пристрої'],
+  ['pl', 'Zmierz na tym urządzeniu'],
+  ['ru', 'Измерить на этом устройстве'],
+]) {
+  test(`in ${lang} on a 390x844 phone: the language's words, nothing scrolls sideways`, { timeout: 120_000 }, async () => {
+    const { context, page, problems, pageErrors } = await open(`?lang=${lang}`, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    assert.equal(await page.evaluate(() => document.documentElement.lang), lang);
+    assert.equal(await page.locator('.lab-start').textContent(), start);
+    assert.equal(await page.locator(`[data-lesson-lang]:not([data-lesson-lang="${lang}"]):not([hidden])`).count(), 0, 'only its own language shows');
+    const words = await import(`../../www/i18n/lab-${lang}.js`);
+    assert.equal(await page.locator('.lab-table-caption').textContent(), words.default.tableCaption);
+    await page.evaluate(() => window.costCurve.measure({ counts: [1000, 2000], steps: 1, warmup: 1 }));
+    assert.equal(await page.locator('.lab-slopes li').count(), 3, 'a slope for each method');
+    assert.match(await page.locator('.lab-slope-naive').textContent(), new RegExp(words.default.methods.naive.replace(/[()]/g, '\\$&')));
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), 'no sideways scrolling');
+    await page.locator('#cost').scrollIntoViewIfNeeded();
+    saveArtifact(`algorithm-${lang}-390.png`, await page.screenshot());
+    assert.deepEqual(pageErrors, []);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+}
