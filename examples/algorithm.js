@@ -1,8 +1,10 @@
 // The lesson "How is it computed?" (algorithm.html): the cost curve of finding neighbours,
 // measured in this browser (www/lab/cost-curve.js: a worker steps the flock by every pair,
-// the uniform grid and the Morton order). A file, not an inline script: the lessons run under
+// the uniform grid and the Morton order), and the classic bugs' sandbox
+// (www/lab/bug-sandbox.js). A file, not an inline script: the lessons run under
 // a strict CSP. Its language is the lesson's (lesson-lang.js sets <html lang>).
 
+import { buildBugSandbox } from '../www/lab/bug-sandbox.js';
 import { buildCostCurve } from '../www/lab/cost-curve.js';
 
 const lang = document.documentElement.lang || 'en';
@@ -22,3 +24,5 @@ const instrument = await buildCostCurve(document.getElementById('cost'), { lang,
 // For a test or a teacher's link: ?measure runs it at once.
 if (new URLSearchParams(location.search).has('measure')) instrument.measure();
 window.costCurve = instrument;
+// The classic bugs' sandbox: its own flock, never the one above.
+window.bugSandbox = await buildBugSandbox(document.getElementById('bugs'), { lang });

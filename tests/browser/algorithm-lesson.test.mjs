@@ -5,7 +5,11 @@
 // label, naive's N(N-1) checks, the same neighbours by all three, the texts' table beside this
 // device's, a CSV of every point and a PNG of the chart; a worker module that does not load
 // is said in words and the next press tries again; in uk/pl/ru on a 390x844 phone the words
-// are the language's and nothing scrolls sideways. Screenshots go to tests/browser/artifacts/.
+// are the language's and nothing scrolls sideways. The classic bugs' sandbox (www/lab/bug-sandbox.js):
+// a switch turned on by keyboard gives its symptom on screen (every boid lost to NaN and drawn
+// as a red cross; the nearest neighbour collapsing; everyone heeding everyone), off brings the
+// correct step back; it says so when its module does not load. Screenshots go to
+// tests/browser/artifacts/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -115,6 +119,81 @@ test('a worker module that does not load is said in words, and the next press tr
   await context.close();
 });
 
+/** Red pixels on the sandbox's canvas (the crosses of the lost). */
+const redPixels = (page) =>
+  page.locator('.lab-bugs-view').evaluate((canvas) => {
+    const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+    let red = 0;
+    for (let i = 0; i < data.length; i += 4) if (data[i] > 180 && data[i + 1] < 90 && data[i + 2] < 90) red += 1;
+    return red;
+  });
+
+test('the classic bugs: a switch by keyboard shows its symptom, and off brings the correct step back', { timeout: 120_000 }, async () => {
+  const { context, page, problems, pageErrors } = await open();
+  await page.waitForFunction(() => window.bugSandbox?.symptoms);
+  await page.locator('#bugs').scrollIntoViewIfNeeded();
+  const shown = async () =>
+    Object.fromEntries(await page.locator('.lab-bugs-symptoms div').evaluateAll((rows) => rows.map((r, i) => [['lost', 'speed', 'nearest', 'order', 'work'][i], r.querySelector('dd').textContent])));
+  await page.waitForFunction(() => document.querySelector('.lab-bugs-symptoms dd').textContent === '0 of 200');
+  assert.equal(await redPixels(page), 0, 'no boid lost in the correct step');
+
+  // Keyboard only: Tab to the first switch (itself as a neighbour), Space turns it on.
+  const first = page.locator('.lab-bug input[data-bug="self"]');
+  let reached = false;
+  for (let i = 0; i < 60 && !reached; i++) {
+    await page.keyboard.press('Tab');
+    reached = await first.evaluate((input) => document.activeElement === input);
+  }
+  assert.ok(reached, 'Tab reaches the first switch');
+  await page.keyboard.press('Space');
+  assert.equal(await first.isChecked(), true);
+  await page.waitForFunction(() => document.querySelector('.lab-bugs-symptoms dd').textContent === '200 of 200');
+  assert.equal((await shown()).speed, '–', 'no speed to measure with every boid lost');
+  assert.ok((await redPixels(page)) > 200, 'the lost are drawn as red crosses');
+  const finite = () => page.evaluate(() => window.bugSandbox.symptoms().every(Number.isFinite));
+  assert.ok(await finite(), 'no NaN reaches the page');
+  saveArtifact('algorithm-bugs-self.png', await page.locator('#bugs').screenshot());
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => document.querySelector('.lab-bugs-symptoms dd').textContent === '0 of 200');
+  await page.waitForFunction(() => !/–/.test(document.querySelectorAll('.lab-bugs-symptoms dd')[1].textContent));
+
+  // Separation reversed: fast-forward 10 s, the nearest neighbour shown below 0.2.
+  await page.evaluate(() => {
+    window.bugSandbox.setBug('reversed', true);
+    window.bugSandbox.advance(10);
+  });
+  const nearest = Number((await shown()).nearest.split(' ')[0]);
+  assert.ok(nearest < 0.2, `separation reversed: the nearest neighbour at ${nearest} of the separation radius`);
+  saveArtifact('algorithm-bugs-reversed.png', await page.locator('#bugs').screenshot());
+  await page.evaluate(() => window.bugSandbox.setBug('reversed', false));
+  // A huge radius: everyone heeds everyone, the neighbours a step equal the checks.
+  await page.evaluate(() => {
+    window.bugSandbox.setBug('radius', true);
+    window.bugSandbox.advance(0.25);
+  });
+  assert.match((await shown()).work, /^39\.8K checks · 39\.8K neighbours · /);
+  // Pause, and another size: the sandbox starts again with the switches kept.
+  await page.locator('.lab-bugs-pause').click();
+  assert.equal(await page.locator('.lab-bugs-pause').getAttribute('aria-pressed'), 'true');
+  await page.locator('.lab-bugs-count select').selectOption('500');
+  await page.waitForFunction(() => document.querySelector('.lab-bugs-symptoms dd').textContent === '0 of 500');
+  assert.equal(await page.locator('.lab-bug input[data-bug="radius"]').isChecked(), true);
+  assert.deepEqual(pageErrors, []);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the sandbox says so when its module does not load; the rest of the lesson stays', { timeout: 60_000 }, async () => {
+  const context = await env.browser.newContext();
+  const page = await context.newPage();
+  await page.route('**/boids_worker_bg.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await page.goto(`${env.server.url}examples/algorithm.html`);
+  await page.waitForFunction(() => window.bugSandbox);
+  assert.match(await page.locator('.lab-bugs [role="alert"]').textContent(), /^The sandbox did not load: /);
+  assert.equal(await page.locator('.lab-start').isVisible(), true, 'the cost curve is still there');
+  await context.close();
+});
+
 for (const [lang, start] of [
   ['uk', 'Виміряти на цьому пристрої'],
   ['pl', 'Zmierz na tym urządzeniu'],
@@ -130,9 +209,14 @@ for (const [lang, start] of [
     await page.evaluate(() => window.costCurve.measure({ counts: [1000, 2000], steps: 1, warmup: 1 }));
     assert.equal(await page.locator('.lab-slopes li').count(), 3, 'a slope for each method');
     assert.match(await page.locator('.lab-slope-naive').textContent(), new RegExp(words.default.methods.naive.replace(/[()]/g, '\\$&')));
+    await page.waitForFunction(() => window.bugSandbox?.symptoms);
+    assert.equal(await page.locator('.lab-bugs-switches legend').textContent(), words.default.sandbox.legend);
+    assert.equal(await page.locator('.lab-bug-name').first().textContent(), words.default.sandbox.bugs.self[0]);
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), 'no sideways scrolling');
     await page.locator('#cost').scrollIntoViewIfNeeded();
     saveArtifact(`algorithm-${lang}-390.png`, await page.screenshot());
+    await page.locator('#bugs').scrollIntoViewIfNeeded();
+    saveArtifact(`algorithm-bugs-${lang}-390.png`, await page.screenshot());
     assert.deepEqual(pageErrors, []);
     assert.deepEqual(problems, []);
     await context.close();

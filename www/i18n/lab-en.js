@@ -1,4 +1,5 @@
-// The algorithm lab's words in English (www/lab/cost-curve.js loads one table, on demand).
+// The algorithm lab's words in English (www/lab/words.js loads one table, on demand, for the
+// cost curve and the bugs' sandbox).
 // {name} marks a value filled in.
 
 export default {
@@ -24,4 +25,30 @@ export default {
   colHereGrid: 'Here: grid',
   csv: 'Download CSV',
   png: 'Download PNG',
+  sandbox: {
+    title: 'The classic bugs, in a sandbox',
+    legend: 'Mistakes to switch on',
+    bugs: {
+      self: ['The boid counts itself as a neighbour', 'Its separation divides zero by zero: NaN. Look for red crosses, boids lost.'],
+      speed: ['No speed limit', 'Nothing holds the speed to cruise. Watch the mean speed leave 1×: here the flock stalls, jittering.'],
+      reversed: ['Separation points the wrong way', 'Close boids pull each other in. Watch the nearest neighbour fall toward 0: the flock piles into points.'],
+      order: ['The forces are zeroed before the update', 'They are cleared before they act. Watch the order: it never grows; every boid flies straight on.'],
+      radius: ['A huge perception radius', 'Every boid heeds every other. Watch the neighbours climb to N × (N − 1), and the time a step.'],
+    },
+    lostLabel: 'Lost to NaN',
+    lostValue: '{lost} of {count}',
+    speedLabel: 'Mean speed',
+    speedValue: '{value} × cruise',
+    nearestLabel: 'Nearest neighbour',
+    nearestValue: '{value} × separation radius',
+    orderLabel: 'Order (polarization, 0 to 1)',
+    workLabel: 'Work a step',
+    workValue: '{checks} checks · {neighbours} neighbours · {ms} ms',
+    canvas: 'A flat sandbox flock of {count} boids seen from above, its edges wrapping. Boids lost to NaN are red crosses.',
+    pause: 'Pause',
+    play: 'Play',
+    restart: 'Start again',
+    count: 'Boids',
+    failed: 'The sandbox did not load: {error}',
+  },
 };

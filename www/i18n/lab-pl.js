@@ -1,4 +1,5 @@
-// The algorithm lab's words in Polish (www/lab/cost-curve.js loads one table, on demand).
+// The algorithm lab's words in Polish (www/lab/words.js loads one table, on demand, for the
+// cost curve and the bugs' sandbox).
 // {name} marks a value filled in.
 
 export default {
@@ -24,4 +25,30 @@ export default {
   colHereGrid: 'Tutaj: siatka',
   csv: 'Pobierz CSV',
   png: 'Pobierz PNG',
+  sandbox: {
+    title: 'Klasyczne błędy w piaskownicy',
+    legend: 'Błędy do włączenia',
+    bugs: {
+      self: ['Boid liczy siebie jako sąsiada', 'Jego separacja dzieli zero przez zero: NaN. Szukaj czerwonych krzyżyków — zgubionych boidów.'],
+      speed: ['Brak limitu prędkości', 'Nic nie trzyma prędkości przy przelotowej. Patrz, jak średnia prędkość odchodzi od 1×: tu stado staje, drżąc.'],
+      reversed: ['Separacja w złą stronę', 'Bliskie boidy przyciągają się nawzajem. Patrz, jak najbliższy sąsiad spada ku 0: stado zbija się w punkty.'],
+      order: ['Siły zerowane przed aktualizacją', 'Są kasowane, zanim zadziałają. Patrz na porządek: nie rośnie; każdy boid leci prosto.'],
+      radius: ['Ogromny promień percepcji', 'Każdy boid uwzględnia każdego innego. Patrz, jak sąsiadów jest N × (N − 1) i jak rośnie czas kroku.'],
+    },
+    lostLabel: 'Zgubione przez NaN',
+    lostValue: '{lost} z {count}',
+    speedLabel: 'Średnia prędkość',
+    speedValue: '{value} × przelotowa',
+    nearestLabel: 'Najbliższy sąsiad',
+    nearestValue: '{value} × promień separacji',
+    orderLabel: 'Porządek (polaryzacja, od 0 do 1)',
+    workLabel: 'Praca na krok',
+    workValue: '{checks} sprawdzeń · {neighbours} sąsiadów · {ms} ms',
+    canvas: 'Płaskie stado {count} boidów w piaskownicy, widziane z góry; krawędzie się zawijają. Boidy zgubione przez NaN to czerwone krzyżyki.',
+    pause: 'Pauza',
+    play: 'Start',
+    restart: 'Od nowa',
+    count: 'Boidy',
+    failed: 'Piaskownica się nie wczytała: {error}',
+  },
 };

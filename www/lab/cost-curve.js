@@ -7,6 +7,7 @@
 // (a lesson imports it), never with the page; its words are i18n/lab-<lang>.js.
 
 import { element } from '../core/dom.js';
+import { fill, loadLabTexts } from './words.js';
 
 /** The methods, in the order drawn: [name, colour, dash, marker] (told apart by dash and marker too). */
 export const METHODS = [
@@ -22,28 +23,6 @@ export const TEXTS_TABLE = [
   [2000, 22, 60],
   [10000, '< 1', 58],
 ];
-
-const wordsLoaded = new Map();
-
-/** The lab's words in `lang` (English when that language's do not load). */
-export function loadLabTexts(lang) {
-  const want = ['en', 'uk', 'pl', 'ru'].includes(lang) ? lang : 'en';
-  if (!wordsLoaded.has(want)) {
-    const load = import(`../i18n/lab-${want}.js`).then(
-      (module) => module.default,
-      (error) => {
-        if (want === 'en') throw error;
-        console.warn(`cost curve: the ${want} words did not load (${error}); using English`);
-        return loadLabTexts('en');
-      },
-    );
-    wordsLoaded.set(want, load);
-  }
-  return wordsLoaded.get(want);
-}
-
-/** `template` with each {name} replaced by `values[name]`. */
-export const fill = (template, values) => template.replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? `{${name}}`));
 
 let compiled = null;
 let built = 0; // instruments built on this page (their ids apart)
