@@ -8,7 +8,10 @@
 // are the language's and nothing scrolls sideways. The classic bugs' sandbox (www/lab/bug-sandbox.js):
 // a switch turned on by keyboard gives its symptom on screen (every boid lost to NaN and drawn
 // as a red cross; the nearest neighbour collapsing; everyone heeding everyone), off brings the
-// correct step back; it says so when its module does not load. Screenshots go to
+// correct step back; it says so when its module does not load. The step traced
+// (www/lab/step-trace.js): Enter on Next line walks the eight lines with the selected boid's
+// own numbers (inspect's before the step, the boid's after it), the velocity's line takes one
+// step of the flock; Whole step and Another boid. Screenshots go to
 // tests/browser/artifacts/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -119,6 +122,59 @@ test('a worker module that does not load is said in words, and the next press tr
   await context.close();
 });
 
+test('the step traced: Next line walks the pseudocode with one boid\'s own numbers, the velocity\'s line steps the flock', { timeout: 120_000 }, async () => {
+  const { context, page, problems, pageErrors } = await open();
+  await page.waitForFunction(() => window.stepTrace);
+  await page.locator('.algorithm-trace').scrollIntoViewIfNeeded();
+  const lines = page.locator('.lab-trace-lines li');
+  assert.equal(await lines.count(), 8);
+  assert.equal(await lines.nth(0).locator('code').textContent(), 'for each boid b:');
+  assert.match(await lines.nth(2).locator('code').textContent(), /closer than 2\.00: at most F = 20\.00/, 'the flock\'s own settings written in');
+  const next = page.locator('.lab-trace-next');
+  await next.focus();
+  await page.keyboard.press('Enter');
+  const before = await page.evaluate(() => {
+    const el = document.getElementById('traced');
+    const seen = el.flock.inspect(el.selectedId);
+    return { id: el.selectedId, paused: el.paused, time: el.flock.elapsed(), heeded: seen.heeded.length, urgency: seen.urgency };
+  });
+  assert.ok(before.id != null, 'a boid is selected');
+  assert.equal(before.paused, true, 'the flock pauses while traced');
+  assert.equal(await lines.nth(0).getAttribute('aria-current'), 'step');
+  assert.match(await lines.nth(0).locator('.lab-trace-values').textContent(), new RegExp(`^b = boid ${before.id}: p = \\(`));
+  await page.keyboard.press('Enter');
+  assert.match(await lines.nth(1).locator('.lab-trace-values').textContent(), new RegExp(`^${before.heeded.toLocaleString('en')} heeded;`));
+  assert.equal(await lines.nth(0).getAttribute('aria-current'), null, 'one line current at a time');
+  for (let k = 2; k < 6; k++) await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => document.getElementById('traced').flock.elapsed()), before.time, 'no step before the velocity\'s line');
+  assert.match(await lines.nth(2).locator('.lab-trace-values').textContent(), new RegExp(`× urgency u = ${before.urgency.toFixed(2)}`));
+  await page.keyboard.press('Enter');
+  const after = await page.evaluate(() => {
+    const el = document.getElementById('traced');
+    const seen = el.flock.inspect(el.selectedId);
+    return { time: el.flock.elapsed(), v: Array.from(seen.velocity), p: Array.from(seen.position) };
+  });
+  assert.ok(Math.abs(after.time - before.time - 1 / 60) < 1e-6, `the velocity's line takes one step (${before.time} -> ${after.time})`);
+  const shownV = await lines.nth(6).locator('.lab-trace-values').textContent();
+  assert.ok(shownV.startsWith(`v = (${after.v.map((x) => x.toFixed(2)).join('; ')})`), `the new velocity shown: ${shownV} vs ${after.v}`);
+  await page.keyboard.press('Enter');
+  assert.equal(await lines.nth(7).locator('.lab-trace-values').textContent(), `p = (${after.p.map((x) => x.toFixed(2)).join('; ')})`);
+  saveArtifact('algorithm-trace-en.png', await page.locator('.algorithm-trace').screenshot());
+  // Past the last line the walk starts again; Whole step fills every line at once.
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => window.stepTrace.at()), 0);
+  await page.locator('.lab-trace-whole').click();
+  assert.equal(await page.evaluate(() => window.stepTrace.at()), 7);
+  assert.equal(await page.locator('.lab-trace-values:empty').count(), 0, 'every line filled');
+  // Another boid: the selection moves on and the walk is cleared.
+  await page.locator('.lab-trace-other').click();
+  assert.notEqual(await page.evaluate(() => document.getElementById('traced').selectedId), before.id);
+  assert.equal(await page.locator('.lab-trace-values:empty').count(), 8, 'the walk starts afresh');
+  assert.deepEqual(pageErrors, []);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 /** Red pixels on the sandbox's canvas (the crosses of the lost). */
 const redPixels = (page) =>
   page.locator('.lab-bugs-view').evaluate((canvas) => {
@@ -212,11 +268,17 @@ for (const [lang, start] of [
     await page.waitForFunction(() => window.bugSandbox?.symptoms);
     assert.equal(await page.locator('.lab-bugs-switches legend').textContent(), words.default.sandbox.legend);
     assert.equal(await page.locator('.lab-bug-name').first().textContent(), words.default.sandbox.bugs.self[0]);
+    await page.waitForFunction(() => window.stepTrace);
+    assert.equal(await page.locator('.lab-trace-lines code').first().textContent(), words.default.trace.lines.each);
+    await page.locator('.lab-trace-whole').click();
+    assert.equal(await page.locator('.lab-trace-values:empty').count(), 0, 'the trace walks in this language too');
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), 'no sideways scrolling');
     await page.locator('#cost').scrollIntoViewIfNeeded();
     saveArtifact(`algorithm-${lang}-390.png`, await page.screenshot());
     await page.locator('#bugs').scrollIntoViewIfNeeded();
     saveArtifact(`algorithm-bugs-${lang}-390.png`, await page.screenshot());
+    await page.locator('.algorithm-trace').scrollIntoViewIfNeeded();
+    saveArtifact(`algorithm-trace-${lang}-390.png`, await page.screenshot({ fullPage: false }));
     assert.deepEqual(pageErrors, []);
     assert.deepEqual(problems, []);
     await context.close();

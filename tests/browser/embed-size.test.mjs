@@ -80,17 +80,19 @@ const EXPLANATION_LIMIT = 4 * KB;
  * (examples/algorithm.html), never with the page: 6.0 KB when set (English and the largest other
  * table counted), 6.5 KB with the legend wrapped on a phone, the methods warmed up and the
  * page's flocks paused while measuring; 11.0 KB with the classic bugs' sandbox (its script and
- * its words). Its module is the experiment worker's (WORKER_LIMIT).
+ * its words), 14.5 KB with the step traced. Its module is the experiment worker's
+ * (WORKER_LIMIT).
  */
 const isLab = (file) => file.startsWith('www/lab/') || /^www\/i18n\/lab-[a-z]{2}\.js$/.test(file);
-const LAB_LIMIT = 11.5 * KB;
+const LAB_LIMIT = 15 * KB;
 // 305 KB from issue 28 (the same, and the studio's files out of this sum: STUDIO_LIMIT).
 // 308 KB from issue 41's end: the explanation out of the page into five files of its own
 // (explain.js and a table of words per language, each gzipped apart: +2.4 KB to dist/).
 // 322 KB from issue 42: the algorithm lab (its scripts and words, 6.0 KB) and its lesson in
 // four languages (examples/algorithm.html and .js, 5.1 KB; lesson.css +0.7 KB): 320.5 KB.
-// 330 KB with the classic bugs' sandbox (its script, words and lesson section): 329.1 KB.
-const DIST_LIMIT = 330 * KB;
+// 330 KB with the classic bugs' sandbox (its script, words and lesson section): 329.1 KB;
+// 336 KB with the step traced (its script, words and section in four languages): 335.2 KB.
+const DIST_LIMIT = 336 * KB;
 /** The studio: its page, scripts, style and two tables of its words (15.1 KB when set). */
 const STUDIO_LIMIT = 17 * KB;
 /**

@@ -1,5 +1,5 @@
 // The algorithm lab's words in English (www/lab/words.js loads one table, on demand, for the
-// cost curve and the bugs' sandbox).
+// cost curve, the bugs' sandbox and the step's trace).
 // {name} marks a value filled in.
 
 export default {
@@ -50,5 +50,35 @@ export default {
     restart: 'Start again',
     count: 'Boids',
     failed: 'The sandbox did not load: {error}',
+  },
+  trace: {
+    title: 'The step, line by line',
+    next: 'Next line',
+    whole: 'Whole step',
+    other: 'Another boid',
+    none: 'No boid selected: click a cone, or press Next line to take the one nearest the centre.',
+    boid: 'Boid {id} · flock time {time} s',
+    lines: {
+      each: 'for each boid b:',
+      neighbours: '  N ← the boids within r = {r} of b that it can see   (only the cells around b are searched)',
+      separation: '  sep ← steer away from those closer than {rs}: at most F = {F}, × urgency u',
+      alignment: '  ali ← steer toward their mean velocity: at most F',
+      cohesion: '  coh ← steer toward their centre: at most F, ÷ u',
+      sum: '  a ← {ws}·sep + {wa}·ali + {wc}·coh + cruise + edges + the rest',
+      velocity: '  v ← v + a·h   (h = {h} s; the speed kept within its limits)',
+      position: '  p ← p + v·h   (across the edges where they wrap)',
+    },
+    values: {
+      each: 'b = boid {id}: p = {p}, v = {v}, speed {speed}',
+      neighbours: '{heeded} heeded; {close} of them too close; {unseen} in the blind zone, not seen',
+      rule: '= {v}, length {size}',
+      sepNote: '(the steering, at most {F}, × urgency u = {u}: the closer they are, the harder they push)',
+      aliNote: '(at most {F})',
+      cohNote: '(the steering, at most {F}, ÷ u = {u}: a crowded boid heeds the centre less)',
+      sum: 'weighted: sep {s}, ali {a}, coh {c}; the rest {rest}; a = {total}, length {size}',
+      velocity: 'v = {v}, speed {speed}',
+      limited: '(v + a·h was {v}: the speed limit changed it)',
+      position: 'p = {p}',
+    },
   },
 };

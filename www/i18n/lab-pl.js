@@ -1,5 +1,5 @@
 // The algorithm lab's words in Polish (www/lab/words.js loads one table, on demand, for the
-// cost curve and the bugs' sandbox).
+// cost curve, the bugs' sandbox and the step's trace).
 // {name} marks a value filled in.
 
 export default {
@@ -50,5 +50,35 @@ export default {
     restart: 'Od nowa',
     count: 'Boidy',
     failed: 'Piaskownica się nie wczytała: {error}',
+  },
+  trace: {
+    title: 'Krok linijka po linijce',
+    next: 'Następna linijka',
+    whole: 'Cały krok',
+    other: 'Inny boid',
+    none: 'Nie wybrano boida: kliknij stożek albo naciśnij „Następna linijka”, by wziąć najbliższego środka.',
+    boid: 'Boid {id} · czas stada {time} s',
+    lines: {
+      each: 'dla każdego boida b:',
+      neighbours: '  N ← boidy w promieniu r = {r} od b, które widzi   (szukamy tylko w komórkach wokół b)',
+      separation: '  sep ← skręcaj od tych bliżej niż {rs}: najwyżej F = {F}, × pilność u',
+      alignment: '  ali ← skręcaj ku ich średniej prędkości: najwyżej F',
+      cohesion: '  coh ← skręcaj ku ich środkowi: najwyżej F, ÷ u',
+      sum: '  a ← {ws}·sep + {wa}·ali + {wc}·coh + przelot + krawędzie + reszta',
+      velocity: '  v ← v + a·h   (h = {h} s; prędkość w swoich granicach)',
+      position: '  p ← p + v·h   (przez krawędzie, gdzie się zawijają)',
+    },
+    values: {
+      each: 'b = boid {id}: p = {p}, v = {v}, prędkość {speed}',
+      neighbours: 'uwzględnione: {heeded}; z nich za blisko: {close}; w martwym polu, niewidoczne: {unseen}',
+      rule: '= {v}, długość {size}',
+      sepNote: '(skręt, najwyżej {F}, × pilność u = {u}: im bliżej są, tym mocniej pchają)',
+      aliNote: '(najwyżej {F})',
+      cohNote: '(skręt, najwyżej {F}, ÷ u = {u}: boid w tłoku mniej dba o środek)',
+      sum: 'ważone: sep {s}, ali {a}, coh {c}; reszta {rest}; a = {total}, długość {size}',
+      velocity: 'v = {v}, prędkość {speed}',
+      limited: '(v + a·h było {v}: zmienił je limit prędkości)',
+      position: 'p = {p}',
+    },
   },
 };

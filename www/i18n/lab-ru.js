@@ -1,5 +1,5 @@
 // The algorithm lab's words in Russian (www/lab/words.js loads one table, on demand, for the
-// cost curve and the bugs' sandbox).
+// cost curve, the bugs' sandbox and the step's trace).
 // {name} marks a value filled in.
 
 export default {
@@ -50,5 +50,35 @@ export default {
     restart: 'Начать заново',
     count: 'Боиды',
     failed: 'Песочница не загрузилась: {error}',
+  },
+  trace: {
+    title: 'Шаг строка за строкой',
+    next: 'Следующая строка',
+    whole: 'Весь шаг',
+    other: 'Другой боид',
+    none: 'Боид не выбран: щёлкните конус или нажмите «Следующая строка», чтобы взять ближайшего к центру.',
+    boid: 'Боид {id} · время стаи {time} с',
+    lines: {
+      each: 'для каждого боида b:',
+      neighbours: '  N ← боиды в пределах r = {r} от b, которых он видит   (ищем только в клетках вокруг b)',
+      separation: '  sep ← рулить прочь от тех, кто ближе {rs}: не больше F = {F}, × срочность u',
+      alignment: '  ali ← рулить к их средней скорости: не больше F',
+      cohesion: '  coh ← рулить к их центру: не больше F, ÷ u',
+      sum: '  a ← {ws}·sep + {wa}·ali + {wc}·coh + крейсер + края + остальное',
+      velocity: '  v ← v + a·h   (h = {h} с; скорость в своих пределах)',
+      position: '  p ← p + v·h   (сквозь края, где они замкнуты)',
+    },
+    values: {
+      each: 'b = боид {id}: p = {p}, v = {v}, скорость {speed}',
+      neighbours: 'учтено {heeded}; из них слишком близко {close}; в слепой зоне, не видно: {unseen}',
+      rule: '= {v}, длина {size}',
+      sepNote: '(руление, не больше {F}, × срочность u = {u}: чем они ближе, тем сильнее толкают)',
+      aliNote: '(не больше {F})',
+      cohNote: '(руление, не больше {F}, ÷ u = {u}: боид в тесноте меньше учитывает центр)',
+      sum: 'взвешенные: sep {s}, ali {a}, coh {c}; остальное {rest}; a = {total}, длина {size}',
+      velocity: 'v = {v}, скорость {speed}',
+      limited: '(v + a·h было {v}: его изменило ограничение скорости)',
+      position: 'p = {p}',
+    },
   },
 };

@@ -1,5 +1,5 @@
 // The algorithm lab's words in Ukrainian (www/lab/words.js loads one table, on demand, for the
-// cost curve and the bugs' sandbox).
+// cost curve, the bugs' sandbox and the step's trace).
 // {name} marks a value filled in.
 
 export default {
@@ -50,5 +50,35 @@ export default {
     restart: 'Почати знову',
     count: 'Боїди',
     failed: 'Пісочниця не завантажилася: {error}',
+  },
+  trace: {
+    title: 'Крок рядок за рядком',
+    next: 'Наступний рядок',
+    whole: 'Увесь крок',
+    other: 'Інший боїд',
+    none: 'Боїда не вибрано: клацніть конус або натисніть «Наступний рядок», щоб узяти найближчого до центру.',
+    boid: 'Боїд {id} · час зграї {time} с',
+    lines: {
+      each: 'для кожного боїда b:',
+      neighbours: '  N ← боїди в межах r = {r} від b, яких він бачить   (шукаємо лише в клітинках довкола b)',
+      separation: '  sep ← кермувати геть від тих, хто ближче за {rs}: щонайбільше F = {F}, × терміновість u',
+      alignment: '  ali ← кермувати до їхньої середньої швидкості: щонайбільше F',
+      cohesion: '  coh ← кермувати до їхнього центру: щонайбільше F, ÷ u',
+      sum: '  a ← {ws}·sep + {wa}·ali + {wc}·coh + крейсер + краї + решта',
+      velocity: '  v ← v + a·h   (h = {h} с; швидкість у своїх межах)',
+      position: '  p ← p + v·h   (крізь краї, де вони замкнені)',
+    },
+    values: {
+      each: 'b = боїд {id}: p = {p}, v = {v}, швидкість {speed}',
+      neighbours: 'враховано {heeded}; з них надто близько {close}; у сліпій зоні, не видно: {unseen}',
+      rule: '= {v}, довжина {size}',
+      sepNote: '(кермування, щонайбільше {F}, × терміновість u = {u}: що ближче вони, то сильніше штовхають)',
+      aliNote: '(щонайбільше {F})',
+      cohNote: '(кермування, щонайбільше {F}, ÷ u = {u}: боїд у тісноті менше зважає на центр)',
+      sum: 'зважені: sep {s}, ali {a}, coh {c}; решта {rest}; a = {total}, довжина {size}',
+      velocity: 'v = {v}, швидкість {speed}',
+      limited: '(v + a·h було {v}: обмеження швидкості його змінило)',
+      position: 'p = {p}',
+    },
   },
 };
