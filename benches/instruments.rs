@@ -98,7 +98,7 @@ fn main() {
         let mut geometry = Geometry::default();
         let overlay = median_ms(100, || {
             let links = overlay::links(&seen);
-            overlay::build(&mut geometry, &flock, &seen, &links, &scene);
+            overlay::build(&mut geometry, &flock, &seen, &links, None, &scene);
             black_box(&geometry);
         });
         let mut ring = Ring::default();

@@ -57,8 +57,11 @@ mkdir -p "$stage"
 cp dist/boids.js dist/boids_bg.wasm dist/boids_relaxed_bg.wasm.patch dist/boids_worker.js dist/boids_worker_bg.wasm dist/embed.html dist/index.html dist/coi-sw.js "$stage/"
 cp -r dist/snippets "$stage/"
 # Only the www/ files the pages use, by name pattern: js, css and the icon (no *.map, no *~),
-# in their folders (www/core/, www/panel/, ...: every subfolder, however deep).
-(cd dist && find www -type f \( -name '*.js' -o -name '*.css' -o -name '*.svg' \) -print0) |
+# in their folders (www/core/, www/panel/, ...: every subfolder, however deep). Not the
+# algorithm lab (www/lab/, www/i18n/lab-*.js): only its lesson loads it, and the lessons
+# (examples/) are not in the package.
+(cd dist && find www -type f \( -name '*.js' -o -name '*.css' -o -name '*.svg' \) \
+    -not -path 'www/lab/*' -not -name 'lab-*.js' -print0) |
     while IFS= read -r -d '' file; do
         mkdir -p "$stage/$(dirname "$file")"
         cp "dist/$file" "$stage/$file"

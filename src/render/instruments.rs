@@ -1,5 +1,5 @@
 //! What the instruments show, as the `View` keeps it between frames: the selected boid,
-//! whether the camera follows it, trails, the colour mode and the projector look. Plain Rust (tested natively);
+//! whether the camera follows it, trails, the cells it scans, the colour mode and the projector look. Plain Rust (tested natively);
 //! the renderer reads it each frame.
 
 use glam::Vec3;
@@ -16,6 +16,9 @@ pub struct Instruments {
     pub follow: bool,
     /// Draw every boid's trail (the selected boid's is drawn anyway).
     pub trails: bool,
+    /// Draw the grid's cells the selected boid's next step scans and the candidates in them
+    /// (`Flock::scan_window`).
+    pub cells: bool,
     pub colour_by: ColourBy,
     /// The projector look: bright, saturated cones that barely fade with distance, bolder
     /// edges and a larger inspector overlay, for a dark sky on a washed-out screen.

@@ -6,7 +6,7 @@
 
 use glam::{Mat4, Vec3};
 
-use crate::sim::{Flock, Inspection};
+use crate::sim::{Flock, Inspection, ScanWindow};
 
 /// Floats per overlay vertex: position xyz (GL), colour rgba (straight alpha).
 pub const VERTEX_FLOATS: usize = 7;
@@ -73,6 +73,11 @@ pub enum Link {
     /// Within the perception radius but in the blind zone: ignored by alignment and cohesion.
     Unseen,
 }
+
+/// The grid's window (`Flock::scan_window`): the cells' edges, faint, and a candidate the
+/// boid checks without linking to it (too far, or itself in no link), amber.
+pub const CELL_RGBA: [f32; 4] = [0.45, 0.8, 1.0, 0.3];
+pub const CANDIDATE_RGBA: [f32; 4] = [1.0, 0.78, 0.3, 0.8];
 
 /// Colours of the links, straight alpha: too close in separation's colour, unseen dimmed.
 pub const LINK_RGBA: [(Link, [f32; 4]); 3] = [
@@ -247,12 +252,14 @@ pub fn links(seen: &Inspection) -> Vec<(Vec3, Link)> {
         .collect()
 }
 
-/// The inspector's drawing for `seen` (from `flock.inspect`), its links from `links`.
+/// The inspector's drawing for `seen` (from `flock.inspect`), its links from `links`, and
+/// with `window` the cells its next step scans.
 pub fn build(
     out: &mut Geometry,
     flock: &Flock,
     seen: &Inspection,
     links: &[(Vec3, Link)],
+    window: Option<&ScanWindow>,
     scene: &Scene,
 ) {
     out.clear();
@@ -276,10 +283,57 @@ pub fn build(
         [sr, sg, sb, 0.7],
     );
     blind_zone(out, seen, s.field_of_view, s.perception, scene);
+    if let Some(window) = window {
+        cells(out, window, seen, scene);
+    }
     for &(offset, link) in links {
         out.line(p, p + gl(offset), link_rgba(link));
     }
     forces(out, seen, s.max_force, scene);
+}
+
+/// The window: each cell's edges (a rectangle's in a flat world), and a small cross on each
+/// candidate that no link shows (checked, and found too far).
+fn cells(out: &mut Geometry, window: &ScanWindow, seen: &Inspection, scene: &Scene) {
+    for &(corner, size) in &window.cells {
+        let at = |i: usize| {
+            gl(corner + size * Vec3::new((i & 1) as f32, ((i >> 1) & 1) as f32, (i >> 2) as f32))
+        };
+        // The edges between corners that differ in one axis (a flat cell: its 4 in z = 0).
+        for (a, b) in [
+            (0, 1),
+            (0, 2),
+            (1, 3),
+            (2, 3),
+            (4, 5),
+            (4, 6),
+            (5, 7),
+            (6, 7),
+            (0, 4),
+            (1, 5),
+            (2, 6),
+            (3, 7),
+        ] {
+            if size.z == 0.0 && (a >= 4 || b >= 4) {
+                continue;
+            }
+            out.line(at(a), at(b), CELL_RGBA);
+        }
+    }
+    let linked = |id: &u32| {
+        seen.heeded.contains(id) || seen.too_close.contains(id) || seen.unseen.contains(id)
+    };
+    for (id, &place) in window.candidates.iter().zip(&window.places) {
+        if linked(id) {
+            continue;
+        }
+        let p = gl(place);
+        let normal = scene.facing(p);
+        let u = perpendicular(normal) * (3.0 * scene.world_per_css_pixel(p));
+        let w = normal.cross(u);
+        out.line(p - u, p + u, CANDIDATE_RGBA);
+        out.line(p - w, p + w, CANDIDATE_RGBA);
+    }
 }
 
 /// The blind zone: the cone (in 2D, the wedge) behind the boid out to its perception
@@ -501,7 +555,7 @@ mod tests {
                     "{id} → {other}"
                 );
             }
-            build(&mut g, &flock, &seen, &links, &scene);
+            build(&mut g, &flock, &seen, &links, None, &scene);
             assert_eq!(g.triangles.len() % (3 * VERTEX_FLOATS), 0);
             assert_eq!(g.lines.len() % (2 * VERTEX_FLOATS), 0);
             assert!(g.triangles.iter().chain(&g.lines).all(|v| v.is_finite()));
@@ -545,6 +599,73 @@ mod tests {
     }
 
     #[test]
+    fn the_window_draws_each_cell_and_a_cross_on_each_unlinked_candidate() {
+        for flat in [false, true] {
+            let settings = crate::sim::Settings {
+                wrap: true,
+                flat,
+                ..crate::sim::Settings::walled()
+            };
+            let flock = Flock::with_settings(400, Some(2), settings);
+            let id = flock.ids()[7];
+            let seen = flock.inspect(id).unwrap();
+            let window = flock.scan_window(id).unwrap();
+            let scene = scene(&flock);
+            let (mut with, mut without) = (Geometry::default(), Geometry::default());
+            build(
+                &mut with,
+                &flock,
+                &seen,
+                &links(&seen),
+                Some(&window),
+                &scene,
+            );
+            build(&mut without, &flock, &seen, &links(&seen), None, &scene);
+            let count = |g: &Geometry, rgba: [f32; 4]| {
+                g.lines
+                    .chunks_exact(2 * VERTEX_FLOATS)
+                    .filter(|l| l[3..7] == rgba)
+                    .count()
+            };
+            let edges = if flat { 4 } else { 12 };
+            assert_eq!(
+                count(&with, CELL_RGBA),
+                edges * window.cells.len(),
+                "flat {flat}"
+            );
+            assert_eq!(
+                window.cells.len(),
+                if flat { 9 } else { 27 },
+                "a fresh flock's cells are one radius high"
+            );
+            let linked = seen.heeded.len() + seen.unseen.len();
+            let unlinked = window
+                .candidates
+                .iter()
+                .filter(|c| {
+                    !seen.heeded.contains(c)
+                        && !seen.too_close.contains(c)
+                        && !seen.unseen.contains(c)
+                })
+                .count();
+            assert!(
+                unlinked > 0 && linked > 0,
+                "flat {flat}: some candidates too far, some linked"
+            );
+            assert_eq!(
+                count(&with, CANDIDATE_RGBA),
+                2 * unlinked,
+                "flat {flat}: a cross each"
+            );
+            assert_eq!(
+                count(&without, CELL_RGBA) + count(&without, CANDIDATE_RGBA),
+                0
+            );
+            assert_eq!(with.triangles, without.triangles, "the rest as it was");
+        }
+    }
+
+    #[test]
     fn arrows_keep_their_size_on_screen_at_any_zoom() {
         let flock = Flock::new(200, Some(1));
         let seen = flock.inspect(flock.ids()[0]).unwrap();
@@ -565,7 +686,7 @@ mod tests {
                 flat: false,
             };
             let mut g = Geometry::default();
-            build(&mut g, &flock, &seen, &[], &scene);
+            build(&mut g, &flock, &seen, &[], None, &scene);
             // The total arrow's tip: its (white) corner farthest from the boid, on screen.
             let a = frame.view_proj.project_point3(gl(seen.position));
             let longest = g
@@ -604,7 +725,7 @@ mod tests {
         let seen = flock.inspect(flock.ids()[5]).unwrap();
         let mut g = Geometry::default();
         let scene = scene(&flock);
-        build(&mut g, &flock, &seen, &links(&seen), &scene);
+        build(&mut g, &flock, &seen, &links(&seen), None, &scene);
         // Every vertex but the arrows' lies on the floor (GL y = 0).
         let off_plane = g
             .triangles

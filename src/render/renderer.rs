@@ -474,7 +474,18 @@ impl Renderer {
             flat: flock.is_flat(),
         };
         let links = overlay::links(&seen);
-        overlay::build(&mut self.geometry, flock, &seen, &links, &scene);
+        let window = instruments
+            .cells
+            .then(|| flock.scan_window(seen.id))
+            .flatten();
+        overlay::build(
+            &mut self.geometry,
+            flock,
+            &seen,
+            &links,
+            window.as_ref(),
+            &scene,
+        );
         // SAFETY (block): fixed-function state of this renderer's own context.
         unsafe {
             // Over everything: the spheres tint what they hold, the arrows are never hidden;

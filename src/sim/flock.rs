@@ -26,12 +26,14 @@ mod search;
 mod snapshot;
 mod steer;
 mod survey;
+mod window;
 
 pub use handout::Handout;
 pub use parts::{PartState, Split};
 pub use reference::Inspection;
 pub use steer::Terms;
 pub use survey::FlockSurvey;
+pub use window::ScanWindow;
 
 /// The longest single integration step; longer `dt`s are split into steps this long.
 pub const MAX_SUBSTEP: f32 = 1.0 / 60.0;

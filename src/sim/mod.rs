@@ -32,8 +32,8 @@ mod snapshot;
 pub use behaviours::Pulls;
 pub use behaviours::{LEADER_PACE, MAX_OBSTACLES, MAX_OBSTACLE_RADIUS, MIN_OBSTACLE_RADIUS};
 pub use flock::{
-    Flock, FlockSurvey, Handout, Inspection, PartState, Split, Terms, Totals, BENCH_DT, MAX_STEP,
-    MAX_SUBSTEP,
+    Flock, FlockSurvey, Handout, Inspection, PartState, ScanWindow, Split, Terms, Totals, BENCH_DT,
+    MAX_STEP, MAX_SUBSTEP,
 };
 pub use limits::{
     FLEE_FORCE_FACTOR, MAX_SPEED_FACTOR, MIN_SPEED_FACTOR, OBSTACLE_CLEARANCE, PANIC_SPEED_FACTOR,

@@ -103,6 +103,19 @@ impl View {
         self.instruments.trails
     }
 
+    /// Draws, for the selected boid, the grid's cells its next step scans and the candidates
+    /// in them (`true`/`false` or 1/0); the cones stay one draw, the overlay its own.
+    #[wasm_bindgen(js_name = setCells)]
+    pub fn set_cells(&mut self, on: &JsValue) -> Result<(), JsValue> {
+        self.instruments.cells = boolean("View.setCells", "on", on)?;
+        Ok(())
+    }
+
+    /// Whether the selected boid's scanned cells are drawn.
+    pub fn cells(&self) -> bool {
+        self.instruments.cells
+    }
+
     /// What the cones' colour shows: `"heading"` (the default), `"species"`, `"speed"`,
     /// `"neighbours"` (how many it heeded in the last step) or `"rule"` (the rule that
     /// pushed it hardest, in the arrows' colours). Throws `TypeError` for a non-string,

@@ -46,7 +46,10 @@ import { distDir } from './helpers.mjs';
 
 const KB = 1000;
 const LANGS = ['en', 'uk', 'pl', 'ru'];
-const WASM_LIMIT = 150 * KB;
+// 152 KB from issue 42: the grid's window drawn for the inspected boid (`cells`:
+// Flock::scan_window and its lines in the overlay), 149.5 -> 151.3 KB; the other searches,
+// the lab's flock and the bugs' sandbox live in the worker's module, never the page's.
+const WASM_LIMIT = 152 * KB;
 // 200 KB until issue 26, whose two parameters of the model (noise, the zone of orientation)
 // the page's module must carry: +1.2 KB gzipped to boids_bg.wasm and +1.25 KB to the relaxed
 // patch (the zone's sum in the scan's callback: of the ways tried, the one that costs the
@@ -68,7 +71,10 @@ const WASM_LIMIT = 150 * KB;
 // on/off rule in the module: 236.5 KB.
 // 235 KB again from issue 41's end: the explanation ("How it works", its script and its words
 // in four languages) loads the first time a reader opens it (EXPLANATION below): 234.2 KB.
-const PAGE_LIMIT = 235 * KB;
+// 237 KB from issue 42 ("the page grows by ~2 KB at most"): the search's checks in the
+// readout (+0.4 KB) and the grid's window for the inspected boid (+2.0 KB, most of it the
+// module's): 236.6 KB. The lab itself (its searches, curve, trace, sandbox) loads on demand.
+const PAGE_LIMIT = 237 * KB;
 /**
  * The explanation, fetched when "How it works" first opens: explain.js and the reader's
  * words (English and the largest other table counted, as for the page).
@@ -91,8 +97,9 @@ const LAB_LIMIT = 15 * KB;
 // 322 KB from issue 42: the algorithm lab (its scripts and words, 6.0 KB) and its lesson in
 // four languages (examples/algorithm.html and .js, 5.1 KB; lesson.css +0.7 KB): 320.5 KB.
 // 330 KB with the classic bugs' sandbox (its script, words and lesson section): 329.1 KB;
-// 336 KB with the step traced (its script, words and section in four languages): 335.2 KB.
-const DIST_LIMIT = 336 * KB;
+// 336 KB with the step traced (its script, words and section in four languages): 335.2 KB;
+// 338 KB with the grid's window drawn (+1.8 KB to boids_bg.wasm, its checkbox and words).
+const DIST_LIMIT = 338 * KB;
 /** The studio: its page, scripts, style and two tables of its words (15.1 KB when set). */
 const STUDIO_LIMIT = 17 * KB;
 /**

@@ -147,6 +147,50 @@ function assertConesOneDraw(list, count, label) {
   }
 }
 
+test('cells: the selected boid\'s scanned cells and candidates are lines of the overlay\'s own draw', { timeout: 120_000 }, async () => {
+  const { page, pageErrors, problems } = await open('&sky=0');
+  const count = await page.evaluate(() => window.flock.count());
+  const { id } = await central(page, 0.35, 0.4);
+  await page.evaluate((id) => window.view.select(window.flock, id), id);
+  await waitFrames(page, 4);
+  const off = await frames(page);
+  const plain = await canvasShot(page, 'cells-off.png');
+  await page.evaluate(() => window.view.setCells(true));
+  assert.equal(await page.evaluate(() => window.view.cells()), true);
+  await waitFrames(page, 4);
+  const on = await frames(page);
+  assertConesOneDraw(on, count, 'cells shown');
+  const last = (list, key) => list[list.length - 1][key];
+  assert.equal(last(on, 'drawArrays'), last(off, 'drawArrays'), `no draw of their own: ${JSON.stringify(on)}`);
+  assert.equal(last(on, 'bufferSubData'), last(off, 'bufferSubData'), 'in the overlay\'s one upload');
+  const shown = await canvasShot(page, 'cells-on.png');
+  const covered = difference(shown, plain);
+  assert.ok(covered > 0.002, `the cells and crosses cover ${(100 * covered).toFixed(3)}% of the canvas`);
+  // Off again: the very same picture as before.
+  await page.evaluate(() => window.view.setCells(0));
+  await waitFrames(page, 4);
+  assert.ok(difference(await canvasShot(page, 'cells-off-again.png'), plain) < 0.0005, 'off restores the picture');
+  const refused = await page.evaluate(() => {
+    try {
+      window.view.setCells(2);
+      return null;
+    } catch (error) {
+      return [error.name, error.message];
+    }
+  });
+  assert.deepEqual(refused, ['RangeError', 'View.setCells: on must be true, false, 1 or 0, got 2']);
+  // The page's option and its checkbox.
+  await page.goto(`${env.server.url}?paused=1&count=400&seed=7&sky=0&cells=1&inspect=on`);
+  await page.waitForFunction(() => typeof window.view?.cells === 'function' && window.view.cells() === true, null, { timeout: 60_000 });
+  assert.equal(await page.locator('boids-flock input[id$="-cells"]').isChecked(), true, 'the Look group\'s checkbox says so');
+  // (The Look group lies below the fold of this small viewport: clicked as a script would.)
+  await page.locator('boids-flock input[id$="-cells"]').evaluate((input) => input.click());
+  assert.equal(await page.evaluate(() => window.view.cells()), false);
+  assert.deepEqual(pageErrors, []);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('a selected boid draws its arrows in their colours, in a few draws and one upload', { timeout: 180_000 }, async () => {
   // In a box, filled from the start: a boid in the middle of the open sky's first, dense
   // ball is pushed alike from every side (its separation sums to nothing).

@@ -89,6 +89,8 @@ const instruments = {
   colourNeighbours: 'neighbours',
   colourRule: 'strongest rule',
   trailsLabel: 'Trails',
+  cellsLabel: 'Cells searched',
+  cellsHint: "The grid's cells the selected boid searches next step; in amber, the boids there it checks and finds too far",
   timeScale: 'Time',
   timeScaleHint: 'Simulated seconds per real second: slow motion below 1×. Step still moves one step.',
   plotTitle: 'The flock over the last minute',

@@ -89,6 +89,8 @@ const instruments = {
   colourNeighbours: 'sąsiadów',
   colourRule: 'najsilniejszej reguły',
   trailsLabel: 'Ślady',
+  cellsLabel: 'Przeszukiwane komórki',
+  cellsHint: 'Komórki siatki, które wybrany boid przeszuka w następnym kroku; bursztynowe — boidy tam, które sprawdza i uznaje za zbyt dalekie',
   timeScale: 'Czas',
   timeScaleHint: 'Symulowane sekundy na sekundę rzeczywistą: poniżej 1× zwolnione tempo. Krok nadal robi jeden krok.',
   plotTitle: 'Stado w ostatniej minucie',

@@ -10,6 +10,7 @@
 // Options (attributes, and `embed.html` / shared-link URL parameters):
 //   inspect="<id>"   select that boid (inspect="" or "on": the boid nearest the centre)
 //   trails           every boid's trail over the last ~2 s
+//   cells            the grid's cells the selected boid's next step scans, its candidates
 //   colour-by="heading|species|speed|neighbours|rule"   (color-by too)
 //   time-scale="0.05…2"   simulated seconds per real second
 //   plot             the live plot (the full page's panel always has it)
@@ -20,7 +21,7 @@ import { isOn, parseNumber } from '../core/settings.js';
 import { MetricsPlot, SERIES, describe } from './plot.js';
 import { Narrator, SAY_EVERY, boidGist, boidWords, sentences } from './narrator.js';
 
-export const INSTRUMENT_OPTIONS = ['inspect', 'trails', 'colour-by', 'color-by', 'time-scale', 'plot'];
+export const INSTRUMENT_OPTIONS = ['inspect', 'trails', 'cells', 'colour-by', 'color-by', 'time-scale', 'plot'];
 export const TIME_SCALE = { min: 0.05, max: 2, step: 0.05, default: 1 };
 /** How often the readout and the plot are redrawn, and the figures written, ms. */
 const READOUT_EVERY = 250;
@@ -44,6 +45,7 @@ export class Instruments {
     this.host = host;
     this.colourBy = null;
     this.trails = false;
+    this.cells = false;
     this.follow = false;
     /** The selected boid's id, or null. */
     this.selected = null;
@@ -63,6 +65,8 @@ export class Instruments {
     if (colour != null) this.setColourBy(colour, { where: `colour-by=${JSON.stringify(colour)}` });
     const trails = this.host.option('trails');
     if (trails != null) this.setTrails(isOn(trails));
+    const cells = this.host.option('cells');
+    if (cells != null) this.setCells(isOn(cells));
     const scale = this.host.option('time-scale');
     if (scale != null) this.setTimeScale(scale, { where: `time-scale=${JSON.stringify(scale)}` });
     const inspect = this.host.option('inspect');
@@ -74,6 +78,7 @@ export class Instruments {
   optionChanged(name, value) {
     if (name === 'colour-by' || name === 'color-by') this.setColourBy(value ?? 'heading', { where: `${name}=${JSON.stringify(value)}` });
     else if (name === 'trails') this.setTrails(value != null && isOn(value));
+    else if (name === 'cells') this.setCells(value != null && isOn(value));
     else if (name === 'time-scale') this.setTimeScale(value ?? TIME_SCALE.default, { where: `time-scale=${JSON.stringify(value)}` });
     else if (name === 'inspect') {
       if (value == null) this.select(null);
@@ -92,6 +97,7 @@ export class Instruments {
     try {
       view.setColourBy(this.colourBy ?? 'heading');
       view.setTrails(Boolean(this.trails));
+      view.setCells(Boolean(this.cells));
       view.setFollow(Boolean(this.follow));
       if (this.selected != null) view.select(this.host.flock, this.selected);
     } catch (error) {
@@ -185,6 +191,14 @@ export class Instruments {
     this.host.scheduleUrl?.();
   }
 
+  /** Draw the grid's cells the selected boid's next step scans (and its candidates). */
+  setCells(on) {
+    this.cells = Boolean(on);
+    this.host.view?.setCells(this.cells);
+    if (this.parts?.cells) this.parts.cells.checked = this.cells;
+    this.host.scheduleUrl?.();
+  }
+
   setFollow(on) {
     this.follow = Boolean(on);
     this.host.view?.setFollow(this.follow);
@@ -218,6 +232,7 @@ export class Instruments {
     for (const name of INSTRUMENT_OPTIONS) query.delete(name);
     if (this.colourBy && this.colourBy !== 'heading') query.set('colour-by', this.colourBy);
     if (this.trails) query.set('trails', '1');
+    if (this.cells) query.set('cells', '1');
     if (this.timeScale != null && this.timeScale !== 1) query.set('time-scale', String(this.timeScale));
     if (this.selected != null) query.set('inspect', String(this.selected));
   }
@@ -296,9 +311,18 @@ export class Instruments {
       trails.checked = Boolean(this.trails);
       trails.addEventListener('change', () => this.setTrails(trails.checked));
       trailsLabel.append(trails, ` ${t('trailsLabel')}`);
-      look.append(colourLabel, trailsLabel);
+      const cellsLabel = element('label', 'bf-check');
+      const cells = element('input');
+      cells.type = 'checkbox';
+      cells.id = ids('cells');
+      cells.checked = Boolean(this.cells);
+      cells.addEventListener('change', () => this.setCells(cells.checked));
+      cellsLabel.title = t('cellsHint');
+      cellsLabel.append(cells, ` ${t('cellsLabel')}`);
+      look.append(colourLabel, trailsLabel, cellsLabel);
       parts.colour = colour;
       parts.trails = trails;
+      parts.cells = cells;
 
       const timeRow = element('label', 'bf-look-field bf-time');
       const time = element('input');

@@ -25,6 +25,32 @@ const NEAREST_CELL_FACTOR: f32 = 0.8;
 const CROWDED_AT: f32 = 180.0;
 const SPARSE_BELOW: f32 = 150.0;
 
+/// What `Grid::configure` is given for a step: computed once (`Flock::grid_shape`), applied
+/// to the flock's grid by the sort and to a scratch grid by `scan_window`.
+pub(super) struct GridShape {
+    origin: [f32; 3],
+    side: f32,
+    radius: f32,
+    budgeted: usize,
+    flat: bool,
+    rows_per_cell: usize,
+}
+
+impl GridShape {
+    // Not inlined: the sort and `scan_window` share it, and the page's module is budgeted.
+    #[inline(never)]
+    pub(super) fn apply(&self, grid: &mut crate::sim::grid::Grid) {
+        grid.configure(
+            self.origin,
+            self.side,
+            self.radius,
+            self.budgeted,
+            self.flat,
+            self.rows_per_cell,
+        );
+    }
+}
+
 impl Flock {
     /// Width the grid's cells are built for: the perception radius, or in nearest-k mode
     /// about the distance to the k-th nearest neighbour at the mean density of the view (under
@@ -88,6 +114,20 @@ impl Flock {
     }
 
     pub(super) fn sort_into_cells(&mut self) {
+        let shape = self.grid_shape();
+        shape.apply(&mut self.grid);
+        self.grid.sort(&self.positions);
+        self.sorted
+            .gather(self.grid.order(), &self.positions, &self.velocities);
+        if self.settings.species > 1 {
+            self.sorted.gather_species(self.grid.order(), &self.species);
+        }
+    }
+
+    /// The cells the next step's sort (`sort_into_cells`) builds for the flock as it is now;
+    /// `scan_window` reads the cells the next step will scan through them.
+    #[inline(never)]
+    pub(super) fn grid_shape(&self) -> GridShape {
         let radius = self.cell_radius();
         let rows_per_cell = self.scan_rows_per_cell();
         // An open sky is SKY_SCALE³ times the view's volume, and the flock fills a small part
@@ -102,19 +142,13 @@ impl Flock {
         } else {
             ([0.0; 3], self.world, self.len())
         };
-        self.grid.configure(
+        GridShape {
             origin,
             side,
             radius,
             budgeted,
-            self.settings.flat,
+            flat: self.settings.flat,
             rows_per_cell,
-        );
-        self.grid.sort(&self.positions);
-        self.sorted
-            .gather(self.grid.order(), &self.positions, &self.velocities);
-        if self.settings.species > 1 {
-            self.sorted.gather_species(self.grid.order(), &self.species);
         }
     }
 
