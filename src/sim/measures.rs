@@ -14,6 +14,7 @@ pub use survey::{Survey, UNIT_NS};
 mod cells;
 mod groups;
 mod local;
+pub mod nature;
 mod shape;
 mod survey;
 
