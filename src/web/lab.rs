@@ -93,16 +93,34 @@ impl SearchLab {
 }
 
 fn method_from(method: &str, value: &JsValue) -> Result<SearchMethod, JsValue> {
+    one_of(
+        method,
+        "method",
+        value,
+        &SearchLab::methods(),
+        SearchMethod::from_name,
+    )
+}
+
+/// `value` as one of the space-separated `names`, read by `from_name`; else a `TypeError`
+/// (not a string) or a `RangeError` that lists them.
+pub(super) fn one_of<T>(
+    method: &str,
+    name: &str,
+    value: &JsValue,
+    names: &str,
+    from_name: impl Fn(&str) -> Option<T>,
+) -> Result<T, JsValue> {
     if !value.is_string() {
-        return Err(type_error(method, "method", "a string", value));
+        return Err(type_error(method, name, "a string", value));
     }
-    let name = string(method, "method", value, 16)?;
-    SearchMethod::from_name(&name).ok_or_else(|| {
+    let text = string(method, name, value, 16)?;
+    from_name(&text).ok_or_else(|| {
         range_error(
             method,
             &format!(
-                "method must be one of {}, got \"{name}\"",
-                SearchLab::methods().replace(' ', ", ")
+                "{name} must be one of {}, got \"{text}\"",
+                names.replace(' ', ", ")
             ),
         )
     })

@@ -8,8 +8,8 @@
 use js_sys::{Float32Array, Uint8Array};
 use wasm_bindgen::prelude::*;
 
-use super::args::{boolean, js_number, number, range_error, string, type_error};
-use super::lab::whole;
+use super::args::{boolean, js_number, number, range_error};
+use super::lab::{one_of, whole};
 use crate::sim::sandbox::{self, Bug, Sandbox};
 
 /// The longest `dt` one `step` takes, seconds (the sandbox steps at most a quarter second).
@@ -129,17 +129,5 @@ impl BugSandbox {
 }
 
 fn bug_from(method: &str, value: &JsValue) -> Result<Bug, JsValue> {
-    if !value.is_string() {
-        return Err(type_error(method, "name", "a string", value));
-    }
-    let name = string(method, "name", value, 16)?;
-    Bug::from_name(&name).ok_or_else(|| {
-        range_error(
-            method,
-            &format!(
-                "name must be one of {}, got \"{name}\"",
-                BugSandbox::bugs().replace(' ', ", ")
-            ),
-        )
-    })
+    one_of(method, "name", value, &BugSandbox::bugs(), Bug::from_name)
 }

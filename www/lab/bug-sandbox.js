@@ -7,6 +7,7 @@
 // i18n/lab-<lang>.js's `sandbox`.
 
 import { element } from '../core/dom.js';
+import { whiteCanvas } from './canvas.js';
 import { fill, loadLabTexts } from './words.js';
 
 /** The bugs, in the order the texts list them (BugSandbox.bugs()). */
@@ -122,14 +123,8 @@ export async function buildBugSandbox(container, { lang = 'en', count = COUNTS[0
   }
 
   function draw() {
-    const ratio = window.devicePixelRatio || 1;
     const width = canvas.clientWidth || 320;
-    canvas.width = Math.round(width * ratio);
-    canvas.height = Math.round(width * ratio);
-    const g = canvas.getContext('2d');
-    g.setTransform(ratio, 0, 0, ratio, 0, 0);
-    g.fillStyle = '#ffffff';
-    g.fillRect(0, 0, width, width);
+    const g = whiteCanvas(canvas, width, width);
     const [world] = BugSandbox.world();
     const scale = width / world;
     const p = sandbox.positions();

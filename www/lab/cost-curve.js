@@ -7,6 +7,7 @@
 // (a lesson imports it), never with the page; its words are i18n/lab-<lang>.js.
 
 import { element } from '../core/dom.js';
+import { whiteCanvas } from './canvas.js';
 import { fill, loadLabTexts } from './words.js';
 
 /** The methods, in the order drawn: [name, colour, dash, marker] (told apart by dash and marker too). */
@@ -127,15 +128,9 @@ const decades = (lo, hi) => {
 
 /** Draws the two log-log charts (ms and checks per step against N) on `canvas`. */
 export function drawCostCurve(canvas, points, words) {
-  const ratio = window.devicePixelRatio || 1;
   const width = canvas.clientWidth || 640;
   const height = canvas.clientHeight || 280;
-  canvas.width = Math.round(width * ratio);
-  canvas.height = Math.round(height * ratio);
-  const g = canvas.getContext('2d');
-  g.setTransform(ratio, 0, 0, ratio, 0, 0);
-  g.fillStyle = '#ffffff';
-  g.fillRect(0, 0, width, height);
+  const g = whiteCanvas(canvas, width, height);
   const font = '12px system-ui, sans-serif';
   const panels = [
     ['ms', words.axisMs],
