@@ -12,7 +12,8 @@
 // (tests/browser/search-lab.test.mjs and algorithm-lesson.test.mjs check the counts). Needs
 // dist/ built: `trunk build --release --offline` first.
 //
-// Env: BENCH_WARMUP (60), BENCH_STEPS (9, the median's), BENCH_STOP_MS (250).
+// Env: BENCH_WARMUP (60; 1200 for the settled flock, 20 s), BENCH_STEPS (9, the median's),
+// BENCH_STOP_MS (250).
 import { launchBrowser, serve } from '../tests/browser/helpers.mjs';
 
 const warmup = Number(process.env.BENCH_WARMUP ?? 60);
