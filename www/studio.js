@@ -169,6 +169,7 @@ function lessonAttributes() {
   }
   take('inspect');
   if (query.has('trails')) out.push(['trails', '']);
+  if (query.has('cells')) out.push(['cells', '']);
   take('colour-by');
   take('time-scale');
   for (const name of ['plot', 'readout']) if (preview.hasAttribute(name)) out.push([name, '']);
@@ -313,6 +314,7 @@ const handlers = {
         preview.select(null);
       }
     } else if (name === 'trails') setAttr('trails', value ? '' : null);
+    else if (name === 'cells') setAttr('cells', value ? '' : null);
     else if (name === 'plot') setAttr('plot', value ? '' : null);
     else if (name === 'readout') setAttr('readout', value ? '' : null);
     else if (name === 'colour') setAttr('colour-by', value);
@@ -447,6 +449,7 @@ function syncForm() {
   view.camera.checked = lesson.camera;
   view.paused.checked = lesson.paused;
   view.trails.checked = query.has('trails');
+  view.cells.checked = query.has('cells');
   view.plot.checked = preview.hasAttribute('plot');
   view.readout.checked = preview.hasAttribute('readout');
   put(view.colour, query.get('colour-by') ?? 'heading');

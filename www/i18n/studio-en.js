@@ -46,6 +46,8 @@ export default {
   inspectNone: 'Click a cone in the preview to pick one.',
   inspectWhich: 'Boid {id}: click another cone in the preview to pick it instead.',
   trails: 'Trails',
+  cells: 'Cells searched',
+  cellsHint: "For the inspected boid: the grid's cells its next step searches, and the boids there it finds too far",
   colourBy: 'Colour by',
   plot: 'The live plot of order',
   timeScale: 'Time (slow motion below 1)',

@@ -45,6 +45,8 @@ export default {
   inspectNone: 'Kliknij stożek w podglądzie, żeby go wybrać.',
   inspectWhich: 'Boid {id}: kliknij inny stożek w podglądzie, żeby wybrać ten.',
   trails: 'Ślady',
+  cells: 'Przeszukiwane komórki',
+  cellsHint: 'Dla wybranego boida: komórki siatki, które przeszuka jego następny krok, i boidy tam, które uzna za zbyt dalekie',
   colourBy: 'Kolor według',
   plot: 'Wykres porządku na żywo',
   timeScale: 'Czas (zwolnienie poniżej 1)',

@@ -201,7 +201,7 @@ function paramRow(spec, { w, text, on, rows }) {
 }
 
 /**
- * The view and instruments: camera, inspected boid, trails, colour mode, plot, time scale,
+ * The view and instruments: camera, inspected boid, trails, the cells it searches, colour mode, plot, time scale,
  * start paused, readout, contrast, the lesson's language. `on(name, value)` hears each.
  */
 export function buildView({ w, text, colourModes, langs, langNames, timeScale, on }) {
@@ -222,6 +222,7 @@ export function buildView({ w, text, colourModes, langs, langNames, timeScale, o
   fields.inspect.setAttribute('aria-describedby', fields.inspectHint.id);
   inspectRow.append(fields.inspectHint);
   check('trails', 'trails');
+  check('cells', 'cells', 'cellsHint');
   const colour = select(colourModes.map(([mode, key]) => [mode, text.ui(key)]));
   colour.addEventListener('change', () => on('colour', colour.value));
   box.append(field('studio-colour', w('colourBy'), colour));
