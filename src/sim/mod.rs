@@ -16,6 +16,7 @@ mod noise;
 pub mod params;
 mod predator;
 pub mod presets;
+pub mod recording;
 mod rng;
 pub mod rules;
 mod scan;
