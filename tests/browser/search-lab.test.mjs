@@ -12,6 +12,27 @@ import { useDistAndBrowser, watchProblems } from './helpers.mjs';
 
 const env = useDistAndBrowser({ pages: { '/test/blank.html': '<!doctype html><title>blank</title>' } });
 
+/**
+ * The blank page with the worker's module loaded as `window.lab`, and `window.caught(f)`: the
+ * error `f` throws as { name, message, trap } (trap: a WebAssembly.RuntimeError), or null.
+ */
+async function openLab(page) {
+  await page.goto(`${env.server.url}test/blank.html`);
+  await page.evaluate(async () => {
+    const bindings = await import('/boids_worker.js');
+    await bindings.default({ module_or_path: '/boids_worker_bg.wasm' });
+    window.lab = bindings;
+    window.caught = (f) => {
+      try {
+        f();
+        return null;
+      } catch (error) {
+        return { name: error.name, message: error.message, trap: error instanceof WebAssembly.RuntimeError };
+      }
+    };
+  });
+}
+
 /** Least-squares slope of ln y against ln x. */
 function slope(points) {
   const xs = points.map(([x]) => Math.log(x));
@@ -30,12 +51,10 @@ function slope(points) {
 test('the checks a step grow as N^2 naive and as N by the grid and Morton; the neighbours agree', { timeout: 180_000 }, async () => {
   const page = await env.browser.newPage();
   const { pageErrors } = watchProblems(page);
-  await page.goto(`${env.server.url}test/blank.html`);
+  await openLab(page);
   const counts = [1000, 2000, 4000, 8000, 16000];
   const out = await page.evaluate(async (counts) => {
-    const bindings = await import('/boids_worker.js');
-    await bindings.default({ module_or_path: '/boids_worker_bg.wasm' });
-    const { SearchLab } = bindings;
+    const { SearchLab } = window.lab;
     const rows = [];
     for (const count of counts) {
       const row = { count };
@@ -70,19 +89,9 @@ test('the checks a step grow as N^2 naive and as N by the grid and Morton; the n
 
 test('SearchLab refuses bad arguments with a TypeError or RangeError, never a trap', async () => {
   const page = await env.browser.newPage();
-  await page.goto(`${env.server.url}test/blank.html`);
+  await openLab(page);
   const out = await page.evaluate(async () => {
-    const bindings = await import('/boids_worker.js');
-    await bindings.default({ module_or_path: '/boids_worker_bg.wasm' });
-    const { SearchLab } = bindings;
-    const caught = (f) => {
-      try {
-        f();
-        return null;
-      } catch (error) {
-        return { name: error.name, message: error.message, trap: error instanceof WebAssembly.RuntimeError };
-      }
-    };
+    const { SearchLab } = window.lab;
     const lab = new SearchLab(100, 'grid');
     const result = {
       method: caught(() => new SearchLab(100, 'octree')),
@@ -127,19 +136,9 @@ test('SearchLab refuses bad arguments with a TypeError or RangeError, never a tr
 test('BugSandbox: each bug gives its symptom, no NaN leaves it, bad arguments are refused', { timeout: 120_000 }, async () => {
   const page = await env.browser.newPage();
   const { pageErrors } = watchProblems(page);
-  await page.goto(`${env.server.url}test/blank.html`);
+  await openLab(page);
   const out = await page.evaluate(async () => {
-    const bindings = await import('/boids_worker.js');
-    await bindings.default({ module_or_path: '/boids_worker_bg.wasm' });
-    const { BugSandbox } = bindings;
-    const caught = (f) => {
-      try {
-        f();
-        return null;
-      } catch (error) {
-        return { name: error.name, message: error.message, trap: error instanceof WebAssembly.RuntimeError };
-      }
-    };
+    const { BugSandbox } = window.lab;
     const finite = (s) => [...s.positions(), ...s.velocities()].every(Number.isFinite);
     /** 200 boids by seed 7 with `bug` on, after `seconds`: the symptoms, and whether all is finite. */
     const run = (bug, seconds) => {
