@@ -58,10 +58,13 @@ cp dist/boids.js dist/boids_bg.wasm dist/boids_relaxed_bg.wasm.patch dist/boids_
 cp -r dist/snippets "$stage/"
 # Only the www/ files the pages use, by name pattern: js, css and the icon (no *.map, no *~),
 # in their folders (www/core/, www/panel/, ...: every subfolder, however deep). Not the
-# algorithm lab (www/lab/, www/i18n/lab-*.js): only its lesson loads it, and the lessons
-# (examples/) are not in the package.
+# algorithm lab (www/lab/, www/i18n/lab-*.js) nor real flocks (www/nature/, www/data/,
+# www/i18n/nature-*.js), nor what only they share (www/core/worker-module.js,
+# www/i18n/feature-words.js): only their lessons load them, and the lessons (examples/) are
+# not in the package.
 (cd dist && find www -type f \( -name '*.js' -o -name '*.css' -o -name '*.svg' \) \
-    -not -path 'www/lab/*' -not -name 'lab-*.js' -print0) |
+    -not -path 'www/lab/*' -not -name 'lab-*.js' -not -path 'www/nature/*' -not -name 'nature-*.js' \
+    -not -name 'worker-module.js' -not -name 'feature-words.js' -print0) |
     while IFS= read -r -d '' file; do
         mkdir -p "$stage/$(dirname "$file")"
         cp "dist/$file" "$stage/$file"

@@ -605,10 +605,38 @@ export class BoidsFlock extends HTMLElement {
   step() {
     if (!this.flock) return;
     const start = performance.now();
-    this.rewind.keep();
-    this.flock.step(STEP);
+    this.advanceOne();
     this.steps += 1;
     this.simTime = (this.simTime ?? 0) + performance.now() - start;
+    wake();
+  }
+
+  /** One step of 1/60 s: the model's, or the source's. */
+  advanceOne() {
+    if (this.source_) {
+      this.source_.advance(this.flock, STEP);
+    } else {
+      this.rewind.keep();
+      this.flock.step(STEP);
+    }
+  }
+
+  /**
+   * What moves the birds: null for the model; else an object whose `advance(flock, dt)` moves
+   * them each step (a recorded flock, www/nature/player.js, through `flock.setBirds`). The
+   * pause, the time scale, the view, the inspector and the plot work as for the model; the
+   * rewind keeps no moments meanwhile.
+   */
+  get source() {
+    return this.source_ ?? null;
+  }
+
+  set source(value) {
+    if (value != null && typeof value.advance !== 'function') {
+      throw new TypeError('boids-flock: source must be null or an object with an advance(flock, dt) method');
+    }
+    this.source_ = value ?? null;
+    this.sharing.drop();
     wake();
   }
 
@@ -660,7 +688,7 @@ export class BoidsFlock extends HTMLElement {
         this.backlog = (this.backlog ?? 0) + elapsed;
         this.owed = (this.owed ?? 0) + elapsed;
         const start = performance.now();
-        if (this.sharing.sharesSteps()) {
+        if (!this.source_ && this.sharing.sharesSteps()) {
           this.sharing.share(STEP); // threads.js: handed out to workers, taken in when they answer
         } else {
           // Steps owed, while they fit in the frame's budget: a flock that cannot keep up with
@@ -668,8 +696,7 @@ export class BoidsFlock extends HTMLElement {
           // several slow steps a frame, which made frames at 100,000 boids 160 ms long.
           let steps = 0;
           while (this.backlog >= STEP && steps < MAX_STEPS_PER_FRAME && (steps === 0 || performance.now() - start < STEP_BUDGET_MS)) {
-            this.rewind.keep();
-            this.flock.step(STEP);
+            this.advanceOne();
             this.steps += 1;
             this.backlog -= STEP;
             this.flown = (this.flown ?? 0) + STEP;

@@ -15,6 +15,7 @@ mod cells;
 mod groups;
 mod local;
 pub mod nature;
+pub mod profile;
 mod shape;
 mod survey;
 

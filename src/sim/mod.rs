@@ -9,6 +9,7 @@ mod glide;
 mod grid;
 mod lanes;
 mod leader;
+pub mod leadership;
 mod limits;
 pub mod measures;
 mod nearest;

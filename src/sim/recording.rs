@@ -56,6 +56,16 @@ const COLUMNS: &str = "time, id, x, y, z[, vx, vy, vz]";
 impl Recording {
     /// Reads `text` (the format above), or says why not.
     pub fn parse(text: &str) -> Result<Recording, RecordingError> {
+        Recording::parse_with(text, |value| value.parse().ok())
+    }
+
+    /// `parse` with the numbers read by `number` (`None`: not a number). A wasm module reads
+    /// them through JavaScript's `Number` instead of Rust's float parser, which would add
+    /// 21 KB gzipped to it (`web/replay.rs`).
+    pub fn parse_with(
+        text: &str,
+        number: impl Fn(&str) -> Option<f32>,
+    ) -> Result<Recording, RecordingError> {
         let mut recording = Recording::default();
         let mut width = None;
         let mut fixes = 0usize;
@@ -71,7 +81,7 @@ impl Recording {
                 .collect();
             let fail = |message: String| Err(RecordingError { line, message });
             // A header: the first line whose time is not a number but names a column.
-            if width.is_none() && values.first().is_some_and(|v| v.parse::<f32>().is_err()) {
+            if width.is_none() && values.first().is_some_and(|v| number(v).is_none()) {
                 if values.len() == 5 || values.len() == 8 {
                     width = Some(values.len());
                     continue;
@@ -96,9 +106,9 @@ impl Recording {
                 .zip(values.iter().take(1).chain(values.iter().skip(2)))
                 .enumerate()
             {
-                match value.parse::<f32>() {
-                    Ok(n) if n.is_finite() => numbers[k] = n,
-                    _ => return fail(format!("{name} is not a finite number: {value:?}")),
+                match number(value) {
+                    Some(n) if n.is_finite() => numbers[k] = n,
+                    _ => return fail(format!("{name} is not a finite number: \"{value}\"")),
                 }
             }
             fixes += 1;
@@ -121,9 +131,11 @@ impl Recording {
             };
             if let Some(last) = recording.tracks[bird].last() {
                 if fix.time <= last.time {
+                    // The time as the file writes it: formatting a float would add the
+                    // float printer (~30 KB) to the module that reads recordings.
+                    let time = values[0];
                     return fail(format!(
-                        "bird {id}'s time does not move on ({} after {})",
-                        fix.time, last.time
+                        "bird {id}'s time {time} is not after its fix before"
                     ));
                 }
             }
@@ -159,6 +171,29 @@ impl Recording {
             first.fold(f32::INFINITY, f32::min),
             last.fold(f32::NEG_INFINITY, f32::max),
         )
+    }
+
+    /// A bird's usual interval between fixes: the median of its track's.
+    pub fn usual_interval(&self, bird: usize) -> f32 {
+        self.bridges.get(bird).map_or(0.0, |b| b / GAP_FACTOR)
+    }
+
+    /// Each bird's span between the two fixes around `time` (0 on a fix), or `None` where
+    /// `at` has none: what a player marks as drawn between fixes.
+    pub fn spans_at(&self, time: f32) -> Vec<Option<f32>> {
+        self.tracks
+            .iter()
+            .zip(&self.bridges)
+            .map(|(track, &bridge)| {
+                let after = track.partition_point(|f| f.time < time);
+                let fix = track.get(after)?;
+                if fix.time == time {
+                    return Some(0.0);
+                }
+                let span = fix.time - track.get(after.checked_sub(1)?)?.time;
+                (span <= bridge).then_some(span)
+            })
+            .collect()
     }
 
     /// Each bird at `time`, in the order of `ids`: its position and velocity between the two
@@ -201,6 +236,40 @@ impl Recording {
     }
 }
 
+/// Whether `value` is a finite decimal number as Rust's `str::parse::<f32>` reads one:
+/// `[+-]digits[.digits][(e|E)[+-]digits]`, with digits on at least one side of the point. A
+/// reader of numbers other than Rust's (JavaScript's `parseFloat`, `web/replay.rs`) takes
+/// what this passes, and so refuses what Rust refuses (`tests/recording_numbers.rs`).
+pub fn is_decimal(value: &str) -> bool {
+    let bytes = value.as_bytes();
+    let mut at = usize::from(matches!(bytes.first(), Some(b'+' | b'-')));
+    let digits = |at: &mut usize| {
+        let start = *at;
+        while bytes.get(*at).is_some_and(u8::is_ascii_digit) {
+            *at += 1;
+        }
+        *at - start
+    };
+    let mut mantissa = digits(&mut at);
+    if bytes.get(at) == Some(&b'.') {
+        at += 1;
+        mantissa += digits(&mut at);
+    }
+    if mantissa == 0 {
+        return false;
+    }
+    if matches!(bytes.get(at), Some(b'e' | b'E')) {
+        at += 1;
+        if matches!(bytes.get(at), Some(b'+' | b'-')) {
+            at += 1;
+        }
+        if digits(&mut at) == 0 {
+            return false;
+        }
+    }
+    at == bytes.len()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -223,6 +292,16 @@ mod tests {
         assert_eq!(r.tracks[0][2].position, Vec3::new(2.0, 0.0, 0.0));
         assert_eq!(r.tracks[0][0].velocity, None);
         assert_eq!(r.span(), (0.0, 0.4));
+    }
+
+    #[test]
+    fn spans_say_how_far_apart_the_fixes_around_a_time_are() {
+        let r = Recording::parse(TWO_BIRDS).unwrap();
+        assert_eq!(r.usual_interval(0), 0.2);
+        assert_eq!(r.spans_at(0.2), [Some(0.0), Some(0.0)]);
+        let between = r.spans_at(0.3);
+        assert!((between[0].unwrap() - 0.2).abs() < 1e-6);
+        assert_eq!(between[1], None, "B's track ends at 0.2");
     }
 
     #[test]
@@ -287,7 +366,7 @@ mod tests {
             (
                 "0,A,0,0,0\n0,A,1,0,0\n",
                 2,
-                "bird A's time does not move on (0 after 0)",
+                "bird A's time 0 is not after its fix before",
             ),
             ("# only a comment\n\n", 2, "no fixes"),
             ("t,id,x\n", 1, "expected time, id, x, y, z"),

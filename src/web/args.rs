@@ -109,3 +109,29 @@ pub fn string(method: &str, name: &str, value: &JsValue, max: u32) -> Result<Str
     }
     Ok(String::from(text))
 }
+
+/// A `Float32Array` of at most `max` finite numbers, copied out (a `TypeError` for anything
+/// else, a `RangeError` naming the first value that is not finite).
+pub fn floats(method: &str, name: &str, value: &JsValue, max: u32) -> Result<Vec<f32>, JsValue> {
+    let array: &js_sys::Float32Array = value
+        .dyn_ref()
+        .ok_or_else(|| type_error(method, name, "a Float32Array", value))?;
+    if array.length() > max {
+        let length = array.length();
+        return Err(range_error(
+            method,
+            &format!("{name} holds {length} numbers; the most accepted is {max}"),
+        ));
+    }
+    let values = array.to_vec();
+    if let Some(at) = values.iter().position(|v| !v.is_finite()) {
+        return Err(range_error(
+            method,
+            &format!(
+                "{name}[{at}] is {}, not a finite number",
+                js_number(values[at].into())
+            ),
+        ));
+    }
+    Ok(values)
+}

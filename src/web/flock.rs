@@ -213,6 +213,35 @@ impl Flock {
         Float32Array::from(self.inner.velocities())
     }
 
+    /// Home, the middle of the world (of the view under an open sky), xyz: where a recorded
+    /// flock is drawn around.
+    pub fn home(&self) -> Float32Array {
+        Float32Array::from(&self.inner.home().to_array()[..])
+    }
+
+    /// Puts birds where `positions` say, flying at `velocities` (Float32Arrays, xyz per bird,
+    /// the same length, at most the count's maximum): how a recorded flock plays through the
+    /// page (issue 43, `www/nature/player.js`), drawn, inspected and measured as the model
+    /// is. The flock becomes that many birds, ids 0, 1, … in the order given, each kept
+    /// inside the world. A `TypeError` or `RangeError` (a value not finite, lengths that do
+    /// not match) changes nothing.
+    #[wasm_bindgen(js_name = setBirds)]
+    pub fn set_birds(&mut self, positions: &JsValue, velocities: &JsValue) -> Result<(), JsValue> {
+        const METHOD: &str = "Flock.setBirds";
+        let most = 3 * Param::Count.spec().max as u32;
+        let p = args::floats(METHOD, "positions", positions, most)?;
+        let v = args::floats(METHOD, "velocities", velocities, most)?;
+        if p.len() != v.len() || p.len() % 3 != 0 {
+            let (p, v) = (p.len(), v.len());
+            return Err(args::range_error(
+                METHOD,
+                &format!("positions and velocities must hold xyz for each bird alike, got {p} and {v} numbers"),
+            ));
+        }
+        self.inner.set_state(&p, &v);
+        Ok(())
+    }
+
     /// |Σ v̂| / N in [0, 1]: 0 for random headings, 1 when all fly the same way.
     pub fn polarization(&self) -> f64 {
         f64::from(self.inner.polarization())

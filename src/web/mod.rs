@@ -21,6 +21,10 @@ mod instruments;
 // worker's module with the `lab` feature.
 #[cfg(all(feature = "worker", feature = "lab"))]
 mod lab;
+// Real flocks (issue 43): a recording played through the page's flock, and the measures
+// both are compared by.
+#[cfg(all(feature = "worker", feature = "lab"))]
+mod replay;
 #[cfg(all(feature = "worker", feature = "lab"))]
 mod sandbox;
 #[cfg(not(feature = "worker"))]
@@ -38,6 +42,8 @@ pub use experiment::Experiment;
 pub use flock::Flock;
 #[cfg(all(feature = "worker", feature = "lab"))]
 pub use lab::SearchLab;
+#[cfg(all(feature = "worker", feature = "lab"))]
+pub use replay::{nature_profile, Replay};
 #[cfg(all(feature = "worker", feature = "lab"))]
 pub use sandbox::BugSandbox;
 #[cfg(not(feature = "worker"))]

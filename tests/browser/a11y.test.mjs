@@ -29,6 +29,8 @@ async function open(path, viewport = { width: 1280, height: 800 }) {
   await waitFlocks(page, 'boids-flock');
   // The explanation's words load when it first opens (open=how): audit them too.
   if (/open=[^&]*how/.test(path)) await page.waitForFunction(() => document.querySelector('.bf-explain')?.dataset.filled === 'yes');
+  // Real flocks: the recording's bar, the measures' table and the leadership graph, once built.
+  if (path.includes('nature.html')) await page.waitForFunction(() => window.leadership && document.querySelector('.nature-table td')?.textContent);
   return { page, context, ...watch };
 }
 
@@ -46,7 +48,7 @@ async function audit(page) {
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
-for (const path of ['?count=300', `?count=300&open=${OPEN}`, 'embed.html?count=300&controls=all', 'examples/lesson.html', 'examples/hawk.html', 'examples/why.html', 'examples/why.html?lang=ru', 'examples/order.html', 'examples/order.html?lang=uk', 'examples/algorithm.html', 'examples/algorithm.html?lang=pl']) {
+for (const path of ['?count=300', `?count=300&open=${OPEN}`, 'embed.html?count=300&controls=all', 'examples/lesson.html', 'examples/hawk.html', 'examples/why.html', 'examples/why.html?lang=ru', 'examples/order.html', 'examples/order.html?lang=uk', 'examples/algorithm.html', 'examples/algorithm.html?lang=pl', 'examples/nature.html', 'examples/nature.html?lang=ru']) {
   test(`axe-core: no serious or critical violations on /${path}`, { timeout: 120_000 }, async () => {
     const { page, context, pageErrors } = await open(path);
     const bad = await audit(page);

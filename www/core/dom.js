@@ -33,3 +33,16 @@ export function richText(parent, source) {
 
 /** Whether this device's main pointer is a finger (texts then say "tap", not "click"). */
 export const isTouch = () => matchMedia('(pointer: coarse)').matches;
+
+/** Resolves with `el.flock` once the element has made it (or rejects after `ms`). */
+export function flockOf(el, ms = 30_000) {
+  return new Promise((resolve, reject) => {
+    const began = performance.now();
+    const look = () => {
+      if (el.flock) resolve(el.flock);
+      else if (performance.now() - began > ms) reject(new Error('the flock did not start'));
+      else setTimeout(look, 50);
+    };
+    look();
+  });
+}

@@ -7,6 +7,7 @@
 // i18n/lab-<lang>.js's `sandbox`.
 
 import { element } from '../core/dom.js';
+import { workerModule } from '../core/worker-module.js';
 import { whiteCanvas } from './canvas.js';
 import { fill, loadLabTexts } from './words.js';
 
@@ -19,22 +20,10 @@ const MAX_FRAME = 0.1;
 /** How often the symptoms are measured and shown, ms (measuring is O(N²) too). */
 const SHOW_EVERY = 250;
 
-let loaded = null;
 let built = 0; // sandboxes built on this page (their ids apart)
 
-/** The worker's module on this thread (as runner.js loads it): its `BugSandbox`. */
-function sandboxModule() {
-  loaded ??= import('../../boids_worker.js')
-    .then(async (bindings) => {
-      await bindings.default({ module_or_path: new URL('../../boids_worker_bg.wasm', import.meta.url) });
-      return bindings.BugSandbox;
-    })
-    .catch((error) => {
-      loaded = null; // a later build tries again
-      throw error;
-    });
-  return loaded;
-}
+/** The worker's module on this thread: its `BugSandbox`. */
+const sandboxModule = () => workerModule().then((bindings) => bindings.BugSandbox);
 
 /**
  * The sandbox in `container`, in `lang`. Resolves with `{ root, setBug(name, on), advance(s),

@@ -6,7 +6,7 @@
 // `el.step()`. The flock pauses while traced. Loaded on demand (a lesson imports it), never
 // with the page; its words are i18n/lab-<lang>.js's `trace`.
 
-import { element } from '../core/dom.js';
+import { element, flockOf } from '../core/dom.js';
 import { fill, loadLabTexts } from './words.js';
 
 /** The lines, in order (each a key of the words' `trace.lines`). */
@@ -15,19 +15,6 @@ export const LINES = ['each', 'neighbours', 'separation', 'alignment', 'cohesion
 const STEP_AT = LINES.indexOf('velocity');
 /** One step of the element, seconds (`el.step()`). */
 const H = 1 / 60;
-
-/** Resolves with `el.flock` once the element has made it (or rejects after `ms`). */
-function flockOf(el, ms = 30_000) {
-  return new Promise((resolve, reject) => {
-    const began = performance.now();
-    const look = () => {
-      if (el.flock) resolve(el.flock);
-      else if (performance.now() - began > ms) reject(new Error('the flock did not start'));
-      else setTimeout(look, 50);
-    };
-    look();
-  });
-}
 
 /**
  * The trace of `el`'s step in `container`, in `lang`. Resolves with `{ root, next(), whole(),

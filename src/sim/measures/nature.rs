@@ -161,8 +161,8 @@ pub fn group_state(polarization: f32, rotation: f32) -> GroupState {
 /// Nagy et al.'s directional correlation delay of two birds whose unit headings are sampled
 /// together (`a[t]`, `b[t]`, the same times, `dt` apart): C(τ) = ⟨â(t) · b̂(t + τ)⟩ over the
 /// times both exist, for τ from −`max_lag` to `max_lag` samples; returns (τ* in seconds, C(τ*))
-/// for the τ that maximises it. τ* > 0: b turns after a, so a leads. `None` when no lag has a
-/// common time.
+/// for the τ that maximises it. τ* > 0: b turns after a, so a leads. A zero heading marks a
+/// time not to count (the bird unseen). `None` when no lag has a common time.
 pub fn correlation_delay(a: &[Vec3], b: &[Vec3], dt: f32, max_lag: usize) -> Option<(f32, f32)> {
     let len = a.len().min(b.len()) as isize;
     let max_lag = max_lag as isize;
@@ -174,8 +174,11 @@ pub fn correlation_delay(a: &[Vec3], b: &[Vec3], dt: f32, max_lag: usize) -> Opt
                 a[t as usize].normalize_or_zero(),
                 b[(t + lag) as usize].normalize_or_zero(),
             );
-            sum += f64::from(u.dot(v));
-            count += 1;
+            // A zero heading is a time the bird was not seen (or not counted): skipped.
+            if u != Vec3::ZERO && v != Vec3::ZERO {
+                sum += f64::from(u.dot(v));
+                count += 1;
+            }
         }
         if count == 0 {
             continue;
@@ -309,5 +312,10 @@ mod tests {
         let (back, _) = correlation_delay(&follower, &leader, 0.2, 20).unwrap();
         assert!((back + 1.4).abs() < 1e-5, "τ* = {back}");
         assert_eq!(correlation_delay(&[], &[], 0.2, 3), None);
+        // Unseen stretches (zero headings) are skipped, not counted as uncorrelated.
+        let mut gappy = follower.clone();
+        gappy[100..250].fill(Vec3::ZERO);
+        let (tau, c) = correlation_delay(&leader, &gappy, 0.2, 20).unwrap();
+        assert!((tau - 1.4).abs() < 1e-5 && c > 0.99, "τ* = {tau}, C = {c}");
     }
 }
