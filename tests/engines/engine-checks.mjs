@@ -244,6 +244,35 @@ export function engineChecks(name, { build: expectedBuild, launch = {}, label = 
     }
   });
 
+  test(`${label}: the recorded pigeons play through the page (examples/nature.html)`, { timeout: 120_000 }, async () => {
+    await open('examples/nature.html');
+    const { engine } = env;
+    // Fetched, unzipped (DecompressionStream), read in the worker's module, graphed.
+    await waitFor(engine, 'the pigeons loaded', () => Boolean(window.naturePlayer && window.leadership), [], 60_000);
+    const start = await engine.evaluate(() => {
+      const el = document.getElementById('pigeons');
+      el.scrollIntoView({ block: 'start' });
+      window.naturePlayer.seek(150);
+      el.paused = false;
+      return window.naturePlayer.time;
+    });
+    await waitFor(engine, 'the recording plays on', (t) => window.naturePlayer.time > t + 1, [start], 30_000);
+    assert.equal(await engine.evaluate(() => document.getElementById('pigeons').flock.positions().length / 3), 10);
+    // Mid-flight the pigeons fly as one (the table's polarization, measured every second).
+    const polarization = await waitFor(
+      engine,
+      'the table measures the flight',
+      () => {
+        const text = document.querySelector('.nature-table tr[data-measure="polarization"] td')?.textContent;
+        return window.naturePlayer.time > 152 && text;
+      },
+      [],
+      10_000,
+    );
+    assert.ok(Number(polarization) >= 0.95, `${name}: polarization ${polarization} in straight flight`);
+    assert.deepEqual(await problems(), []);
+  });
+
   test(`${label}: the instruments: a click on a cone selects that boid, the plot draws`, { timeout: 180_000 }, async () => {
     await open('?open=look&count=300&seed=7');
     const { engine } = env;
