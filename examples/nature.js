@@ -1,13 +1,18 @@
 // The lesson "Is our flock like a real one?" (nature.html, issue 43): ten real pigeons played
 // through a <boids-flock> (www/nature/recording.js), a model flock beside them, both measured
 // every second by the same code (the worker's module's natureProfile) into one table, and the
-// pigeons' leadership graph (www/nature/leaders.js). A reader's own recording plays in their
-// place (www/nature/player-bar.js). A file, not an inline script: the lessons run under a
+// pigeons' leadership graph (www/nature/leaders.js), and the model fitted to them in a worker
+// (www/nature/fit-panel.js). A reader's own recording plays in their place (and is what a fit
+// then fits to: www/nature/player-bar.js). A file, not an inline script: the lessons run under a
 // strict CSP. Its language is the lesson's (lesson-lang.js sets <html lang>).
 
 import { flockOf } from '../www/core/dom.js';
+import { kebab } from '../www/core/settings.js';
+import { SPECS } from '../www/core/wasm-load.js';
 import { workerModule } from '../www/core/worker-module.js';
 import { loadFeatureTexts } from '../www/i18n/feature-words.js';
+import { loadLang, texts } from '../www/i18n/texts.js';
+import { buildFitPanel } from '../www/nature/fit-panel.js';
 import { drawLeadership } from '../www/nature/leaders.js';
 import { buildPlayerBar } from '../www/nature/player-bar.js';
 import { buildProfileTable } from '../www/nature/profile-table.js';
@@ -23,13 +28,20 @@ await Promise.all([flockOf(pigeons), flockOf(model)]);
 
 const status = document.getElementById('nature-loading');
 status.textContent = words.loading;
-const flight = await readRecording(PIGEONS);
+const { replay: flight, text: flightText } = await readRecording(PIGEONS);
 status.textContent = '';
 
 let player = null;
+let playing = flightText; // the text of the recording playing: what a fit fits to
 const bar = buildPlayerBar(document.getElementById('player'), words, {
-  onRecording: (replay) => play(replay),
-  onPigeons: () => play(flight),
+  onRecording: (replay, name, text) => {
+    playing = text;
+    play(replay);
+  },
+  onPigeons: () => {
+    playing = flightText;
+    play(flight);
+  },
 });
 function play(replay) {
   player?.detach();
@@ -50,5 +62,19 @@ function measure() {
 measure();
 setInterval(measure, MEASURE_EVERY);
 window.natureTable = table;
+
+// The fit: in a worker, to the recording playing; its values can be set on the model flock.
+await loadLang(lang);
+const text = texts(lang);
+const specOf = (name) => SPECS.find((spec) => spec.name === name);
+window.fitPanel = buildFitPanel(document.getElementById('fit'), { ...words, ...words.fit }, {
+  bindings,
+  labelOf: (name) => text.param(specOf(name))[0],
+  recording: () => playing,
+  onApply: (values) => {
+    for (const [name, value] of Object.entries(values)) model.setAttribute(kebab(name), String(Math.round(value * 1000) / 1000));
+  },
+  count: model.flock.count(),
+});
 
 window.leadership = drawLeadership(document.getElementById('leaders'), flight, words);

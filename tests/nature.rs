@@ -9,6 +9,7 @@
 
 use std::io::Read;
 
+use boids::sim::fit::{fit, summarize_recording, FitSpec};
 use boids::sim::leadership::{leadership, LeadershipSpec};
 use boids::sim::measures::nature::GroupState;
 use boids::sim::measures::profile::{profile, Profile};
@@ -16,6 +17,8 @@ use boids::sim::recording::Recording;
 use serde_json::{json, Value};
 
 const PINNED: &str = "tests/data/pigeons-ff11.json";
+/// Model runs of the pinned fit.
+const FIT_RUNS: usize = 12;
 /// The times pinned: before take-off, taking off (the flock at its widest, 91 m), in flight
 /// (straight and turning), after landing.
 const TIMES: [f32; 6] = [5.0, 20.0, 60.0, 150.0, 230.0, 320.0];
@@ -74,8 +77,38 @@ fn pinned_now() -> Value {
         .collect();
     let graph = leadership(&recording, LeadershipSpec::default());
     let id = |i: usize| recording.ids[i].clone();
+    // A short fit (12 model runs) as the page's fit panel runs it. The browser's test holds the
+    // worker's target (the flight's measures) to this one; its fit it holds to itself (the
+    // same twice): a model run's hundreds of steps amplify the last bit where wasm's sine or
+    // square root rounds otherwise than the native one.
+    let spec = FitSpec {
+        evaluations: FIT_RUNS,
+        ..FitSpec::default()
+    };
+    let target = summarize_recording(&recording, 1.0, 3.0);
+    let result = fit(&spec, &target, |_, _| true);
+    let named = |values: &[f64]| {
+        spec.params
+            .iter()
+            .zip(values)
+            .map(|(p, v)| (p.spec().name.to_string(), json!(v)))
+            .collect::<serde_json::Map<_, _>>()
+    };
     json!({
         "source": "www/data/pigeons-ff11.csv.gz: Nagy M, Akos Zs, Biro D, Vicsek T, Nature 464, 890-893 (2010)",
+        "fit": {
+            "target": {
+                "polarization": target.polarization,
+                "nearest": target.nearest,
+                "speed": target.speed,
+                "speedSpread": target.speed_spread,
+                "polarizedShare": target.polarized_share,
+            },
+            "evaluations": FIT_RUNS,
+            "values": named(&result.values),
+            "distance": result.distance,
+            "defaults": result.start_distance,
+        },
         "profiles": profiles,
         "order": graph.order.iter().map(|&i| id(i)).collect::<Vec<_>>(),
         "leads": graph.leads.iter().map(|l| json!([id(l.leader), id(l.follower), l.delay])).collect::<Vec<_>>(),
@@ -134,6 +167,7 @@ fn its_measures_and_leaders_are_as_pinned() {
     )
     .unwrap();
     assert_eq!(pinned["order"], now["order"]);
+    assert_eq!(pinned["fit"], now["fit"], "the same fit");
     assert_eq!(
         pinned["leads"].as_array().unwrap().len(),
         now["leads"].as_array().unwrap().len()
@@ -156,4 +190,86 @@ fn its_measures_and_leaders_are_as_pinned() {
             }
         }
     }
+}
+
+/// The fit (issue 43, item 3): the model fitted to the pigeons in flight comes closer to them
+/// than its defaults, and the same spec gives the same fit.
+#[test]
+fn the_model_fits_the_pigeons_more_closely_than_its_defaults() {
+    let (recording, _) = flight();
+    let target = summarize_recording(&recording, 1.0, 3.0);
+    let spec = FitSpec {
+        settle: 8.0,
+        measure: 8.0,
+        evaluations: 60,
+        ..FitSpec::default()
+    };
+    let result = fit(&spec, &target, |_, _| true);
+    eprintln!("target {target:?}\nfit {result:#?}");
+    assert!(
+        result.distance < result.start_distance,
+        "fitted {} against the defaults' {}",
+        result.distance,
+        result.start_distance
+    );
+    assert_eq!(
+        fit(&spec, &target, |_, _| true),
+        result,
+        "the same fit again"
+    );
+}
+
+/// `experiment fit SPEC.json` (the command line's fit): JSON out with the fitted values by
+/// name, closer than the defaults; the same run twice prints the same fit; a spec with an
+/// unknown key or a recording with a bad line is refused with a message.
+#[test]
+fn the_command_line_fits_and_refuses_bad_specs() {
+    let dir = std::env::temp_dir().join(format!("boids-fit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let flight = concat!(env!("CARGO_MANIFEST_DIR"), "/www/data/pigeons-ff11.csv.gz");
+    let spec = dir.join("fit.json");
+    std::fs::write(
+        &spec,
+        format!(r#"{{ "recording": "{flight}", "params": ["separationRadius", "speed"], "evaluations": 12, "settle": 4, "measure": 4 }}"#),
+    )
+    .unwrap();
+    let run = |file: &std::path::Path| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_experiment"))
+            .args(["fit", file.to_str().unwrap(), "--quiet"])
+            .output()
+            .unwrap()
+    };
+    let out = run(&spec);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let result: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let fitted = result["fitted"]["distance"].as_f64().unwrap();
+    let defaults = result["defaults"]["distance"].as_f64().unwrap();
+    assert!(fitted < defaults, "{result}");
+    assert!(result["fitted"]["values"]["separationRadius"].is_f64());
+    assert_eq!(result["evaluations"], 12);
+    let again: Value = serde_json::from_slice(&run(&spec).stdout).unwrap();
+    assert_eq!(again["fitted"], result["fitted"]);
+
+    std::fs::write(
+        &spec,
+        format!(r#"{{ "recording": "{flight}", "colour": 1 }}"#),
+    )
+    .unwrap();
+    let out = run(&spec);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown key \"colour\""));
+    std::fs::write(dir.join("bad.csv"), "0,a,0,0,0\n0.2,a,1,0\n").unwrap();
+    std::fs::write(&spec, r#"{ "recording": "bad.csv" }"#).unwrap();
+    let out = run(&spec);
+    assert_eq!(out.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("bad.csv: line 2: expected 5 values"),
+        "{said}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -5,6 +5,7 @@
 //! ```text
 //! experiment SPEC.json [--slice K/N] [-o OUT.csv] [--quiet]
 //! experiment merge A.csv B.csv … [-o OUT.csv] [--partial]
+//! experiment fit FIT.json [-o OUT.json] [--quiet]
 //! ```
 //!
 //! The spec is read, printed and written as CSV by the experiment core
@@ -28,6 +29,7 @@ fn main() {
             return;
         }
         Some("merge") => cli::merge(&args[1..]),
+        Some("fit") => cli::fit(&args[1..]),
         Some(_) => cli::run(&args),
     };
     if let Err(error) = result {
@@ -38,6 +40,10 @@ fn main() {
         std::process::exit(if error.usage { 2 } else { 1 });
     }
 }
+
+#[cfg(not(target_arch = "wasm32"))]
+#[path = "experiment/fit.rs"]
+mod fit;
 
 #[cfg(not(target_arch = "wasm32"))]
 mod cli {
@@ -51,6 +57,7 @@ mod cli {
 
     pub const USAGE: &str = "usage: experiment SPEC.json [--slice K/N] [-o OUT.csv] [--quiet]
        experiment merge A.csv B.csv ... [-o OUT.csv] [--partial]
+       experiment fit FIT.json [-o OUT.json] [--quiet]
 SPEC.json is runExperiment's spec; threads: RAYON_NUM_THREADS (default: every core).";
 
     const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -135,6 +142,17 @@ SPEC.json is runExperiment's spec; threads: RAYON_NUM_THREADS (default: every co
                 Ok(())
             }
         }
+    }
+
+    /// Fits the model to a recording (`fit.rs`): a fit's spec in, JSON out.
+    pub fn fit(args: &[String]) -> Result<(), Failure> {
+        let args = parse_args(args, true)?;
+        let [file] = args.files.as_slice() else {
+            return Err(usage("one fit spec file, please"));
+        };
+        let json = super::fit::run(file, &read(file)?, args.quiet)?;
+        write(args.output.as_deref(), &json)?;
+        Ok(())
     }
 
     /// The global indices of the units a slice holds (of `total`).

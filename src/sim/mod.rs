@@ -4,6 +4,7 @@ mod arena;
 mod behaviours;
 mod edges;
 pub mod experiment;
+pub mod fit;
 mod flock;
 mod glide;
 mod grid;

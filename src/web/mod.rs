@@ -24,6 +24,8 @@ mod lab;
 // Real flocks (issue 43): a recording played through the page's flock, and the measures
 // both are compared by.
 #[cfg(all(feature = "worker", feature = "lab"))]
+mod fit;
+#[cfg(all(feature = "worker", feature = "lab"))]
 mod replay;
 #[cfg(all(feature = "worker", feature = "lab"))]
 mod sandbox;
@@ -38,6 +40,8 @@ use wasm_bindgen::prelude::*;
 
 #[cfg(feature = "worker")]
 pub use experiment::Experiment;
+#[cfg(all(feature = "worker", feature = "lab"))]
+pub use fit::Fit;
 #[cfg(not(feature = "worker"))]
 pub use flock::Flock;
 #[cfg(all(feature = "worker", feature = "lab"))]

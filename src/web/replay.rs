@@ -188,7 +188,7 @@ impl Replay {
 /// float parser would add 21 KB gzipped to this module): only what `is_decimal` passes, so
 /// that "0x1f", "1-2" and "1e" are refused as Rust refuses them (`parseFloat` would read a
 /// number off the front of some); `None` for anything else.
-fn js_number_of(value: &str) -> Option<f32> {
+pub(super) fn js_number_of(value: &str) -> Option<f32> {
     is_decimal(value).then(|| js_sys::Number::parse_float(value) as f32)
 }
 

@@ -110,6 +110,71 @@ test('a reader\'s own file plays, a bad one is refused by its line, and the pige
   await context.close();
 });
 
+test('the fit runs in a worker, aims at the flight as natively, repeats itself, frames keep coming, Stop ends it at once, the fitted values go to the model', { timeout: 180_000 }, async () => {
+  const { context, page, pageErrors, problems } = await open();
+  const button = page.locator('.nature-fit-start');
+  assert.equal(await button.textContent(), 'Fit the model');
+  // The pinned fit (tests/nature.rs): the default parameters, 12 runs; the page's frames
+  // counted meanwhile.
+  const run = await page.evaluate(async (evaluations) => {
+    let frames = 0;
+    let counting = true;
+    const tick = () => {
+      frames += 1;
+      if (counting) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+    const started = performance.now();
+    const result = await window.fitPanel.start({ evaluations });
+    counting = false;
+    return { result, frames, seconds: (performance.now() - started) / 1000 };
+  }, pinned.fit.evaluations);
+  const { result } = run;
+  assert.ok(result, 'a result');
+  console.log(`# the fit, ${pinned.fit.evaluations} runs: ${run.seconds.toFixed(1)} s in the worker, ${run.frames} frames meanwhile; distance ${result.distance.toFixed(2)} against the defaults' ${result.defaults.distance.toFixed(2)}`);
+  assert.ok(result.distance < result.defaults.distance, 'closer than the defaults');
+  assert.equal(result.evaluations, pinned.fit.evaluations);
+  // What it aimed at: the flight's measures as natively (the table's Pigeons column).
+  for (const [key, value] of Object.entries(pinned.fit.target)) {
+    const shown = await page.locator(`.nature-fit-table tr[data-measure="${key}"] td`).first().textContent();
+    assert.equal(shown, value.toFixed(['nearest', 'speed'].includes(key) ? 1 : 2), `${key}: the page's target ${shown}, native ${value}`);
+  }
+  // The same spec and seed, the same fit.
+  const again = await page.evaluate((evaluations) => window.fitPanel.start({ evaluations }), pinned.fit.evaluations);
+  assert.deepEqual(again.values, result.values, 'the same fit again');
+  assert.equal(again.distance, result.distance);
+  assert.ok(run.frames >= Math.max(3, 5 * run.seconds), `${run.frames} frames in ${run.seconds.toFixed(1)} s of fitting: the page kept drawing`);
+  assert.match(await page.locator('.nature-fit-status').textContent(), /^Fitted in [\d.]+ s \(12 runs\): distance [\d.]+, the defaults’ [\d.]+\.$/);
+  assert.equal(await page.locator('.nature-fit-table th[scope="col"]').count(), 4);
+  assert.equal(await page.locator('.nature-fit-table tr[data-measure="distance"] td').nth(1).textContent(), result.distance.toFixed(1));
+  const href = await page.locator('.nature-fit-link').getAttribute('href');
+  const query = new URL(href).searchParams;
+  assert.equal(query.get('count'), '50');
+  assert.equal(query.get('seed'), '1');
+  for (const [name, value] of Object.entries(result.values)) assert.equal(Number(query.get(name)), Math.round(value * 1000) / 1000, `the link's ${name}`);
+  // Set on the model flock above.
+  await page.locator('.nature-fit-apply').click();
+  const radius = await page.locator('#model').evaluate((el) => el.flock.separationRadius());
+  assert.ok(Math.abs(radius - result.values.separationRadius) < 2e-3, `the model's separation radius ${radius}`);
+
+  // A long fit stopped from the keyboard: the worker ends within a second, nothing more comes.
+  await button.focus();
+  await page.evaluate(() => {
+    window.fitPanel.start({ evaluations: 500 }); // not awaited: it is stopped half way
+  });
+  await page.waitForFunction(() => /^Run \d+ of 500/.test(document.querySelector('.nature-fit-status').textContent), null, { timeout: 30_000 });
+  const pressed = Date.now();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('.nature-fit-status').textContent === 'Stopped.', null, { timeout: 1_000 });
+  assert.ok(Date.now() - pressed < 1_000, 'stopped within a second');
+  assert.equal(await button.getAttribute('aria-pressed'), 'false');
+  await page.waitForTimeout(1_000);
+  assert.equal(await page.locator('.nature-fit-status').textContent(), 'Stopped.', 'no run reported after Stop');
+  assert.deepEqual(pageErrors, []);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('bad arguments throw with a message, never trap, and change nothing', async () => {
   const { context, page, pageErrors } = await open();
   const results = await page.evaluate(async () => {

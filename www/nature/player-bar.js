@@ -19,7 +19,7 @@ const REDRAW_EVERY = 100;
 let built = 0;
 
 /**
- * The bar in `container`, with `words` (i18n/nature-<lang>.js). `onRecording(replay, name)`
+ * The bar in `container`, with `words` (i18n/nature-<lang>.js). `onRecording(replay, name, text)`
  * is called with a file the reader opened and read; `onPigeons()` when they go back.
  * Returns `{ root, bind(player), citation }`.
  */
@@ -88,12 +88,12 @@ export function buildPlayerBar(container, words, { onRecording, onPigeons } = {}
     error.textContent = '';
     status.textContent = words.loading;
     try {
-      const replay = await readRecording(chosen);
+      const { replay, text } = await readRecording(chosen);
       const seconds = (replay.end() - replay.start()).toFixed(1);
       status.textContent = fill(words.opened, { name: chosen.name, birds: replay.ids().length, fixes: replay.fixes(), seconds });
       citation.hidden = true;
       back.hidden = false;
-      onRecording?.(replay, chosen.name);
+      onRecording?.(replay, chosen.name, text);
     } catch (e) {
       status.textContent = '';
       error.textContent = fill(words.failed, { error: e?.message ?? String(e) });

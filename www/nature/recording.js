@@ -27,10 +27,13 @@ export async function recordingText(source) {
   return new Response(blob.stream().pipeThrough(new DecompressionStream('gzip'))).text();
 }
 
-/** A `Replay` of `source`; a malformed file rejects with the `RangeError` naming its line. */
+/**
+ * `{ replay, text }`: a `Replay` of `source` and its text (a fit reads it again in its worker);
+ * a malformed file rejects with the `RangeError` naming its line.
+ */
 export async function readRecording(source) {
   const [text, bindings] = await Promise.all([recordingText(source), workerModule()]);
-  return new bindings.Replay(text);
+  return { replay: new bindings.Replay(text), text };
 }
 
 /**
