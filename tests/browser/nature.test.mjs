@@ -226,6 +226,13 @@ test('on a 390x844 phone in Ukrainian the words are the language\'s and nothing 
   assert.match(await page.locator('.nature-leaders-caption p').first().textContent(), /^Від найбільш провідного/);
   const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.ok(wide <= 0, `the page scrolls ${wide} px sideways`);
+  // The fit's table (four columns) is wider than the phone: it scrolls in its own box, which
+  // the keyboard can reach, and the page still does not.
+  await page.evaluate(() => window.fitPanel.start({ evaluations: 3 }));
+  assert.equal(await page.locator('.nature-fit-scroll .nature-fit-table th[scope="col"]').nth(1).textContent(), 'Голуби');
+  assert.equal(await page.locator('.nature-fit-scroll').getAttribute('tabindex'), '0');
+  const wideAfter = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(wideAfter <= 0, `with the fit's table the page scrolls ${wideAfter} px sideways`);
   saveArtifact('nature-phone-uk.png', await page.screenshot({ fullPage: true }));
   assert.deepEqual(pageErrors, []);
   await context.close();

@@ -101,7 +101,14 @@ export function buildFitPanel(container, words, { bindings, labelOf, recording, 
     link.href = `${new URL('../../index.html', import.meta.url)}?${query}`;
     const actions = element('p', 'nature-fit-actions');
     actions.append(apply, ' ', link);
-    result.replaceChildren(table(target, fitted), element('p', 'nature-fit-values', fill(words.values, { values: listed })), actions);
+    // On a phone the four columns are wider than the screen: the table scrolls in its own box
+    // (focusable, so the keyboard can scroll it too), never the page.
+    const scroller = element('div', 'nature-fit-scroll');
+    Object.assign(scroller, { tabIndex: 0 });
+    scroller.setAttribute('role', 'region');
+    scroller.setAttribute('aria-label', words.tableCaption);
+    scroller.append(table(target, fitted));
+    result.replaceChildren(scroller, element('p', 'nature-fit-values', fill(words.values, { values: listed })), actions);
   }
 
   /** Starts a fit (`evaluations` model runs at most); resolves with its result, or null if stopped or failed. */
