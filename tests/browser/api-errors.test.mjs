@@ -65,12 +65,14 @@ test('every Flock method refuses arguments of the wrong type with a TypeError th
   const failures = await page.evaluate(() => {
     const { Flock } = boids;
     // Sensible arguments for each method that takes any; each is then replaced by junk in turn.
-    const good = { setWrap: [true], applyPreset: ['defaults'], setPointer: [5, 5, 5, false], addObstacle: [5, 5, 5, 2] };
+    const good = { setWrap: [true], applyPreset: ['defaults'], setPointer: [5, 5, 5, false], addObstacle: [5, 5, 5, 2], setBirds: [new Float32Array(300), new Float32Array(300)] };
     const junk = {
       number: ['5', true, null, undefined, {}, [5], new Number(5), 10n, Symbol('x'), () => 5],
       // 1 and 0 are on and off (one rule for on/off values, issue 41): not junk.
       boolean: ['true', null, undefined, {}, 1n, Symbol('x')],
       string: [5, null, undefined, {}, ['defaults'], 1n, Symbol('x'), NaN],
+      // setBirds' positions and velocities: Float32Arrays.
+      object: [5, null, undefined, {}, 'x', 1n, Symbol('x')],
     };
     const kind = (value) => typeof value;
     const toggles = new Set(Flock.params().filter((spec) => spec.kind === 'toggle').map((spec) => spec.setter));
