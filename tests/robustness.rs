@@ -564,3 +564,31 @@ fn one_obstacle_is_removed_and_the_others_stay() {
     assert!(flock.remove_obstacle(1) && flock.remove_obstacle(0));
     assert!(flock.obstacles().is_empty() && !flock.remove_obstacle(0));
 }
+
+#[test]
+fn the_fewest_boids_fly_with_every_behaviour_and_in_threads() {
+    // The count's least value (2) is what a handful of recorded pigeons can come down to;
+    // the grid, the hawks, the leaders, topological neighbours and the measures must all
+    // cope with a flock that small.
+    let fewest = Param::Count.spec().min as usize;
+    assert_eq!(fewest, 2);
+    let mut flock = Flock::new(fewest, Some(3));
+    assert_eq!(flock.len(), fewest);
+    for (param, value) in [
+        (Param::Predators, 3.0),
+        (Param::Leaders, 2.0),
+        (Param::SpeciesCount, 3.0),
+        (Param::Topological, 1.0),
+    ] {
+        flock.set(param, value).unwrap();
+    }
+    for _ in 0..300 {
+        flock.step(DT);
+    }
+    assert!(all_finite(&flock));
+    assert!(flock.polarization().is_finite());
+    assert!(flock.mean_neighbours().is_finite());
+    assert_eq!(flock.len(), fewest);
+    flock.set(Param::Count, 0.0).unwrap();
+    assert_eq!(flock.len(), fewest, "setting 0 gives the least count");
+}

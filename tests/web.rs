@@ -105,8 +105,8 @@ fn assert_range_error(result: Result<f64, JsValue>, what: &str) {
 
 #[wasm_bindgen_test]
 fn constructor_clamps_count_and_keeps_the_seed() {
-    let small = Flock::new(&js(3.0), &js(7.0)).unwrap();
-    assert_eq!(small.count(), 50.0, "count is clamped to its minimum");
+    let small = Flock::new(&js(1.0), &js(7.0)).unwrap();
+    assert_eq!(small.count(), 2.0, "count is clamped to its minimum");
     assert_eq!(small.seed(), 7.0);
 
     let rounded = Flock::new(&js(123.6), &js(1.0)).unwrap();
@@ -161,13 +161,9 @@ fn setters_clamp_to_the_documented_range_and_return_the_applied_value() {
         assert_eq!(getter(&flock), inside, "{name} getter in range");
     }
 
-    assert_eq!(flock.setCount(&js(1.0)).unwrap(), 50.0, "count below min");
-    assert_eq!(flock.count(), 50.0);
-    assert_eq!(
-        positions(&flock).len(),
-        3 * 50,
-        "setCount resizes the flock"
-    );
+    assert_eq!(flock.setCount(&js(1.0)).unwrap(), 2.0, "count below min");
+    assert_eq!(flock.count(), 2.0);
+    assert_eq!(positions(&flock).len(), 3 * 2, "setCount resizes the flock");
     assert_eq!(flock.setCount(&js(321.4)).unwrap(), 321.0, "count rounds");
     assert_eq!(
         positions(&flock).len(),

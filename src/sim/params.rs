@@ -88,7 +88,9 @@ pub const PARAMS: &[ParamSpec] = &[
         param: Param::Count,
         name: "count",
         label: "Count",
-        min: 50.0,
+        // Two, not more: a recorded flock (issue 43, `Flock.setBirds`) may be a handful of
+        // pigeons, and the count it leaves must read inside this table like any other.
+        min: 2.0,
         max: 100_000.0,
         default: 1500.0,
         step: 1.0,
@@ -681,7 +683,7 @@ mod tests {
         assert!(cohesion.sanitize(f64::INFINITY).is_err());
         assert!(cohesion.sanitize(f64::NEG_INFINITY).is_err());
         assert_eq!(Param::Count.spec().sanitize(123.6), Ok(124.0));
-        assert_eq!(Param::Count.spec().sanitize(3.0), Ok(50.0));
+        assert_eq!(Param::Count.spec().sanitize(1.0), Ok(2.0));
         assert_eq!(Param::Wrap.spec().sanitize(0.7), Ok(1.0));
         let message = cohesion.sanitize(f64::NAN).unwrap_err().to_string();
         assert!(

@@ -35,7 +35,7 @@ thread_local! {
 }
 
 /// The error JavaScript sees for a refused spec: a `TypeError` or `RangeError` with the core's
-/// message, which names the field ("count: must be 50 to 20000 boids"; `runner.js` puts
+/// message, which names the field ("count: must be 2 to 20000 boids"; `runner.js` puts
 /// the name of the function called before it).
 #[inline(never)]
 fn refused(error: SpecError) -> JsValue {

@@ -220,7 +220,7 @@ impl Flock {
     }
 
     /// Puts birds where `positions` say, flying at `velocities` (Float32Arrays, xyz per bird,
-    /// the same length, at most the count's maximum): how a recorded flock plays through the
+    /// the same length, from the count's minimum birds to its maximum): how a recorded flock plays through the
     /// page (issue 43, `www/nature/player.js`), drawn, inspected and measured as the model
     /// is. The flock becomes that many birds, ids 0, 1, … in the order given, each kept
     /// inside the world. A `TypeError` or `RangeError` (a value not finite, lengths that do
@@ -236,6 +236,14 @@ impl Flock {
             return Err(args::range_error(
                 METHOD,
                 &format!("positions and velocities must hold xyz for each bird alike, got {p} and {v} numbers"),
+            ));
+        }
+        let fewest = Param::Count.spec().min as usize;
+        if p.len() < 3 * fewest {
+            let birds = p.len() / 3;
+            return Err(args::range_error(
+                METHOD,
+                &format!("a flock is at least {fewest} birds, got {birds}"),
             ));
         }
         self.inner.set_state(&p, &v);

@@ -235,7 +235,13 @@ test('clicking the scene adds an obstacle under the pointer; Clear removes them'
   const clear = page.getByRole('button', { name: 'Clear obstacles', exact: true });
   assert.equal(await clear.isDisabled(), true, 'nothing to clear at first');
   await page.locator('#pause').click(); // only the obstacle changes the picture now
+  // On a loaded machine the click's frame may come late: wait until the element says it is
+  // paused and the flock holds still, or the "before" picture is of another moment (CI once
+  // saw the whole flock's change, 460 px across, instead of the obstacle's).
+  await page.waitForFunction(() => document.querySelector('boids-flock').paused === true);
   await waitFrames(page, 3);
+  const still = () => page.evaluate(() => Array.from(window.flock.positions().slice(0, 30)));
+  const held = await still();
   const box = await page.locator('#view').boundingBox();
   const before = await canvasShot(page, 'obstacle-before.png');
   const world = await page.evaluate(() => window.flock.worldSize());
@@ -278,6 +284,7 @@ test('clicking the scene adds an obstacle under the pointer; Clear removes them'
   assert.ok(Math.hypot(...plane.axis) < 0.5, `the plane faces the camera (its normal shows at ${plane.axis} px)`);
 
   const after = await canvasShot(page, 'obstacle-after.png');
+  assert.deepEqual(await still(), held, 'the paused flock held still while the obstacle was added');
   const changed = difference(before, after);
   assert.ok(changed > 0.002, `adding an obstacle changed only ${(100 * changed).toFixed(3)}% of the picture`);
   // What changed is a sphere drawn where the click was (the renderer's own say, not picking's).

@@ -17,7 +17,7 @@ const pages = {
       <boids-flock id="c" class="small" count="200" seed="3"></boids-flock>
     </div>`),
   '/test/ranges.html': testPage(`
-    <boids-flock id="low" class="small" count="10" seed="-5"></boids-flock>
+    <boids-flock id="low" class="small" count="1" seed="-5"></boids-flock>
     <div hidden><boids-flock id="high" class="small" count="1e6" seed="99999999999"></boids-flock></div>
     <boids-flock id="fine" class="small" count="120" seed="7"></boids-flock>`),
   '/test/tiny.html': testPage(`
@@ -125,20 +125,20 @@ test('count and seed attributes out of range are clamped with a console warning,
   const values = await page.evaluate(() =>
     Object.fromEntries(['low', 'high', 'fine'].map((id) => [id, [document.getElementById(id).flock.count(), document.getElementById(id).flock.seed()]])),
   );
-  assert.deepEqual(values, { low: [50, 0], high: [100000, 4294967295], fine: [120, 7] });
+  assert.deepEqual(values, { low: [2, 0], high: [100000, 4294967295], fine: [120, 7] });
   for (const expected of [
-    '<boids-flock>: count="10": count runs from 50 to 100000; using 50',
+    '<boids-flock>: count="1": count runs from 2 to 100000; using 2',
     '<boids-flock>: seed="-5": seed runs from 0 to 4294967295; using 0',
-    '<boids-flock>: count="1e6": count runs from 50 to 100000; using 100000',
+    '<boids-flock>: count="1e6": count runs from 2 to 100000; using 100000',
     '<boids-flock>: seed="99999999999": seed runs from 0 to 4294967295; using 4294967295',
   ]) {
     assert.ok(warnings.includes(expected), `warns ${JSON.stringify(expected)}; got ${JSON.stringify(warnings)}`);
   }
   assert.equal(warnings.filter((w) => w.includes('"120"') || w.includes('"7"')).length, 0, 'nothing about values in range');
   // The same warning as changing the attribute later.
-  await page.evaluate(() => document.getElementById('fine').setAttribute('count', '20'));
-  assert.ok(warnings.includes('<boids-flock>: count="20": count runs from 50 to 100000; using 50'), JSON.stringify(warnings));
-  assert.equal(await page.evaluate(() => document.getElementById('fine').flock.count()), 50, 'and uses 50');
+  await page.evaluate(() => document.getElementById('fine').setAttribute('count', '0'));
+  assert.ok(warnings.includes('<boids-flock>: count="0": count runs from 2 to 100000; using 2'), JSON.stringify(warnings));
+  assert.equal(await page.evaluate(() => document.getElementById('fine').flock.count()), 2, 'and uses 2');
   assert.deepEqual(pageErrors, []);
   await page.close();
 });

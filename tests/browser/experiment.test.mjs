@@ -558,7 +558,7 @@ test("the limits are the module's, and the contract's functions throw errors, ne
       limits: ex.experimentLimits(),
       fields: ex.SPEC_FIELDS,
       refusals: {
-        print: caught(() => ex.experimentFingerprint({ ...small, count: 10 })),
+        print: caught(() => ex.experimentFingerprint({ ...small, count: 1 })),
         printNull: caught(() => ex.experimentFingerprint(null)),
         getter: caught(() => ex.experimentFingerprint(getter)),
         csvJunk: caught(() => ex.toCsv(42)),
@@ -581,7 +581,7 @@ test("the limits are the module's, and the contract's functions throw errors, ne
     maxValues: 201,
     maxSeeds: 64,
     maxSeed: 4294967295,
-    minCount: 50,
+    minCount: 2,
     maxCount: 20000,
     maxPointSeconds: 600,
     step: 1 / 60,
@@ -589,7 +589,7 @@ test("the limits are the module's, and the contract's functions throw errors, ne
   assert.deepEqual(out.fields, ['settings', 'param', 'values', 'direction', 'seeds', 'count', 'settle', 'measure', 'sampleEvery', 'slice']);
   const r = out.refusals;
   const expect = {
-    print: ['RangeError', /^experimentFingerprint: count: must be 50 to 20000 boids$/],
+    print: ['RangeError', /^experimentFingerprint: count: must be 2 to 20000 boids$/],
     printNull: ['TypeError', /^experimentFingerprint: spec must be an object, got null$/],
     getter: ['SyntaxError', /a getter threw/],
     csvJunk: ['TypeError', /^toCsv: result must be a result, got a number$/],

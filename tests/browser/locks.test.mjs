@@ -216,7 +216,7 @@ test('junk in locked and ranges is warned about and ignored', { timeout: 120_000
   assert.deepEqual(ranges, {
     alignment: { min: 0, max: 3 },
     speed: { min: 1, max: 30 },
-    count: { min: 50, max: 100000 },
+    count: { min: 2, max: 100000 },
     separation: { min: 0, max: 3 },
     perception: { min: 2, max: 4 },
   });

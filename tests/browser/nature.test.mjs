@@ -196,6 +196,8 @@ test('bad arguments throw with a message, never trap, and change nothing', async
       nan: caught(() => el.flock.setBirds(new Float32Array([NaN, 0, 0]), new Float32Array(3))),
       lengths: caught(() => el.flock.setBirds(new Float32Array(6), new Float32Array(3))),
       notArray: caught(() => el.flock.setBirds([0, 0, 0], new Float32Array(3))),
+      one: caught(() => el.flock.setBirds(new Float32Array([1, 2, 3]), new Float32Array(3))),
+      none: caught(() => el.flock.setBirds(new Float32Array(0), new Float32Array(0))),
       count: count(),
       replayType: caught(() => new Replay(42)),
       replayEmpty: caught(() => new Replay('# nothing\n')),
@@ -209,6 +211,8 @@ test('bad arguments throw with a message, never trap, and change nothing', async
   assert.match(results.nan, /^RangeError: Flock\.setBirds: positions\[0\] is NaN, not a finite number/);
   assert.match(results.lengths, /^RangeError: Flock\.setBirds: positions and velocities must hold xyz for each bird alike, got 6 and 3/);
   assert.match(results.notArray, /^TypeError: Flock\.setBirds: positions must be a Float32Array, got an object/);
+  assert.match(results.one, /^RangeError: Flock\.setBirds: a flock is at least 2 birds, got 1/);
+  assert.match(results.none, /^RangeError: Flock\.setBirds: a flock is at least 2 birds, got 0/);
   assert.equal(results.count, 10, 'nothing changed');
   assert.match(results.replayType, /^TypeError: new Replay: text must be a string, got a number/);
   assert.match(results.replayEmpty, /^RangeError: new Replay: line 1: no fixes/);

@@ -75,7 +75,7 @@ await init({ module_or_path: workerModule });
 
 /**
  * Calls the module, naming `where` (the function called) before the field its error names:
- * "runExperiment: count: must be 50 to 20000 boids".
+ * "runExperiment: count: must be 2 to 20000 boids".
  */
 function call(where, f) {
   try {
