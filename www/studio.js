@@ -17,7 +17,7 @@ import { BoidsFlock } from './boids-embed.js';
 import { LANGS, LANG_NAMES, loadLang, pickLang, texts } from './i18n/texts.js';
 import { formatNumber, kebab, readParam } from './core/settings.js';
 import { BASICS, GROUPS } from './panel/panel.js';
-import { COLOUR_MODES, MODE_TEXT, TIME_SCALE } from './instruments/instruments.js';
+import { COLOUR_MODES, MODE_TEXT, SHAPES, SHAPE_TEXT, TIME_SCALE } from './instruments/instruments.js';
 import { PROMPT_ATTRIBUTES } from './lesson/prompts.js';
 import { buildOutputs, buildParams, buildPrompts, buildStart, buildView } from './studio/studio-form.js';
 import { iframeOf, snippetOf, urlOf } from './studio/studio-output.js';
@@ -171,6 +171,7 @@ function lessonAttributes() {
   if (query.has('trails')) out.push(['trails', '']);
   if (query.has('cells')) out.push(['cells', '']);
   take('colour-by');
+  take('shape');
   take('time-scale');
   for (const name of ['plot', 'readout']) if (preview.hasAttribute(name)) out.push([name, '']);
   if (lesson.paused) out.push(['paused', '']);
@@ -318,6 +319,7 @@ const handlers = {
     else if (name === 'plot') setAttr('plot', value ? '' : null);
     else if (name === 'readout') setAttr('readout', value ? '' : null);
     else if (name === 'colour') setAttr('colour-by', value);
+    else if (name === 'shape') setAttr('shape', value === 'cone' ? null : value);
     else if (name === 'timeScale') {
       const scale = Number(value);
       if (value.trim() !== '' && scale >= TIME_SCALE.min && scale <= TIME_SCALE.max) setAttr('time-scale', value.trim());
@@ -371,6 +373,7 @@ function buildForm() {
     w,
     text,
     colourModes: COLOUR_MODES.map((mode) => [mode, MODE_TEXT[mode]]),
+    shapes: SHAPES.map((shape) => [shape, SHAPE_TEXT[shape]]),
     langs: LANGS,
     langNames: LANG_NAMES,
     timeScale: TIME_SCALE,
@@ -453,6 +456,7 @@ function syncForm() {
   view.plot.checked = preview.hasAttribute('plot');
   view.readout.checked = preview.hasAttribute('readout');
   put(view.colour, query.get('colour-by') ?? 'heading');
+  put(view.shape, query.get('shape') ?? 'cone');
   put(view.timeScale, query.get('time-scale') ?? String(TIME_SCALE.default));
   put(view.contrast, preview.getAttribute('contrast') ?? '');
   put(view.lang, preview.getAttribute('lang') ?? '');

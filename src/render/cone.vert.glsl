@@ -1,12 +1,13 @@
 #version 300 es
-// One boid: the static cone mesh, placed and turned by one instance record.
+// One boid: the static cone mesh (or another shape's, shapes.rs), placed and turned by one instance record.
 // The cone's frame is built here from the velocity; the CPU builds no matrix.
 precision highp float;
 
-layout(location = 0) in vec3 a_vertex;     // cone mesh, pointing along +x, length 1
+layout(location = 0) in vec3 a_vertex;     // the shape's mesh, pointing along +x, length 1
 layout(location = 1) in vec3 a_normal;
 layout(location = 2) in vec4 a_pos_kind;   // instance: position xyz, kind (0 boid, 1 hawk, 2 leader)
 layout(location = 3) in vec4 a_vel_species;  // instance: velocity xyz, value (colour.rs)
+layout(location = 4) in float a_paint;     // shapes.rs's Paint: 0 flock, 1 beak, 2 eye, 3 down
 
 uniform mat4 u_view_proj;
 uniform vec3 u_eye;
@@ -45,7 +46,8 @@ void main() {
     vec3 velocity = a_vel_species.xyz;
     float speed = length(velocity);
     vec3 forward = speed > 1e-6 ? velocity / speed : vec3(1.0, 0.0, 0.0);
-    // Any "up" not parallel to forward gives a frame; the cone is round, so roll is invisible.
+    // Any "up" not parallel to forward gives a frame: world up where it can (a bird's wings
+    // and a fish's fins stay level as it turns), else +x; the cone is round, so roll is invisible.
     vec3 up = abs(forward.y) < 0.99 ? vec3(0.0, 1.0, 0.0) : vec3(1.0, 0.0, 0.0);
     vec3 right = normalize(cross(forward, up));
     up = cross(right, forward);
@@ -84,8 +86,13 @@ void main() {
         color *= 1.0 - 0.3 * max(-forward.y, 0.0);
         color = mix(vec3(dot(color, vec3(0.3, 0.5, 0.2))), color, clamp(0.4 + 0.6 * relative, 0.0, 1.0));
     }
+    // The chick's down: yellow, a tenth of it the mode's colour (a hint of heading,
+    // species, speed on a flock of chicks; a quarter turned the yellow orange).
+    if (a_paint > 2.5) color = mix(vec3(1.0, 0.88, 0.2), color, 0.1);
     // The selected boid: bright, and larger (above), whatever the mode.
     color = selected ? vec3(1.0, 0.97, 0.75) : color;
     v_look = u_contrast > 0.5 ? vec2(0.25, 1.0) : vec2(0.78, 0.0);
     v_color = kind > 1.5 ? vec3(1.0, 0.82, 0.3) : kind > 0.5 ? vec3(0.95, 0.18, 0.14) : color;
+    // A beak and eyes keep their colours, whoever wears them.
+    v_color = a_paint > 2.5 ? v_color : a_paint > 1.5 ? vec3(0.06, 0.05, 0.05) : a_paint > 0.5 ? vec3(1.0, 0.4, 0.05) : v_color;
 }

@@ -1,11 +1,12 @@
 //! What the instruments show, as the `View` keeps it between frames: the selected boid,
-//! whether the camera follows it, trails, the cells it scans, the colour mode and the projector look. Plain Rust (tested natively);
+//! whether the camera follows it, trails, the cells it scans, the colour mode, the boids' shape and the projector look. Plain Rust (tested natively);
 //! the renderer reads it each frame.
 
 use glam::Vec3;
 
 use super::camera::OrbitCamera;
 use super::colour::ColourBy;
+use super::shapes::Shape;
 use crate::sim::Flock;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -20,6 +21,8 @@ pub struct Instruments {
     /// (`Flock::scan_window`).
     pub cells: bool,
     pub colour_by: ColourBy,
+    /// What each boid is drawn as: a cone, a bird, a fish or a chick (one draw whichever).
+    pub shape: Shape,
     /// The projector look: bright, saturated cones that barely fade with distance, bolder
     /// edges and a larger inspector overlay, for a dark sky on a washed-out screen.
     pub contrast: bool,

@@ -1,5 +1,5 @@
 //! Static meshes: the boid cone, the unit sphere and the unit cube's edges. Built once,
-//! uploaded once.
+//! uploaded once (the other boid shapes are `shapes`').
 
 /// Segments around the cone. Smooth normals hide the facets, so few are enough.
 pub const CONE_SEGMENTS: usize = 8;
@@ -8,8 +8,9 @@ const TIP: f32 = 0.65;
 const BASE: f32 = -0.35;
 const RADIUS: f32 = 0.26;
 
-/// Interleaved vertex: position xyz, normal xyz.
-pub const VERTEX_FLOATS: usize = 6;
+/// Interleaved vertex: position xyz, normal xyz, paint (`shapes::Paint`; 0 for the cone and
+/// the sphere: the flock's colour).
+pub const VERTEX_FLOATS: usize = 7;
 
 /// An indexed triangle mesh.
 pub struct Mesh {
@@ -37,6 +38,7 @@ pub fn cone() -> Mesh {
     let mut push = |position: [f32; 3], normal: [f32; 3]| {
         vertices.extend_from_slice(&position);
         vertices.extend_from_slice(&normal);
+        vertices.push(0.0);
     };
     // 0..n: side ring; n..2n: tips; 2n: base centre; 2n+1..3n+1: base ring.
     for k in 0..n {
@@ -102,6 +104,7 @@ pub fn sphere() -> Mesh {
             ];
             vertices.extend_from_slice(&p);
             vertices.extend_from_slice(&p);
+            vertices.push(0.0);
         }
     }
     let row = SPHERE_SEGMENTS + 1;

@@ -9,13 +9,13 @@ pub mod colour;
 mod gl_util;
 pub mod instruments;
 pub mod legend;
-#[cfg(target_arch = "wasm32")]
-mod mesh;
+pub mod mesh;
 pub mod overlay;
 #[cfg(target_arch = "wasm32")]
 mod overlay_gl;
 #[cfg(target_arch = "wasm32")]
 mod renderer;
+pub mod shapes;
 pub mod trails;
 
 pub use camera::{CameraFrame, Framing, OrbitCamera};

@@ -1,8 +1,10 @@
-//! WebGL2 renderer (glow): every boid is a lit cone pointing along its velocity.
+//! WebGL2 renderer (glow): every boid is a lit cone (or the bird, fish or chick of
+//! `shapes`) pointing along its velocity.
 //!
 //! One frame makes exactly one upload of instance data (`bufferSubData`) and one instanced
 //! draw call for all cones; the walls, when on, add one small non-instanced `drawArrays`.
-//! The cone mesh and the cube's edges are static; the instance buffer is allocated for a
+//! The cone mesh (swapped in its buffers when the shape changes) and the cube's edges are
+//! static; the instance buffer is allocated for a
 //! capacity that only grows (doubling), so steady state allocates nothing on the GPU.
 //!
 //! Hawks and leaders are cones too, in the same instance buffer and the same draw. The
@@ -36,6 +38,7 @@ use super::instruments::Instruments;
 use super::mesh;
 use super::overlay::{self, Geometry, Scene, NO_RULE_RGB, RULE_RGB};
 use super::overlay_gl::OverlayGl;
+use super::shapes::Shape;
 use super::trails::Ring;
 use crate::sim;
 
@@ -124,9 +127,9 @@ struct MeshArrays {
 }
 
 impl MeshArrays {
-    /// Uploads `mesh` with its position (and, with `normals`, its normal) as attributes 0
-    /// (and 1); leaves the vertex array bound, for more attributes.
-    fn upload(gl: &glow::Context, mesh: &mesh::Mesh, normals: bool) -> Result<MeshArrays, String> {
+    /// Uploads `mesh` with its position (and, with `lit`, its normal and paint) as
+    /// attributes 0 (and 1, 4); leaves the vertex array bound, for more attributes.
+    fn upload(gl: &glow::Context, mesh: &mesh::Mesh, lit: bool) -> Result<MeshArrays, String> {
         let vao = vertex_array(gl)?;
         let vertices = buffer(
             gl,
@@ -134,8 +137,8 @@ impl MeshArrays {
             Fill::Static(as_bytes(&mesh.vertices)),
         )?;
         let stride = (mesh::VERTEX_FLOATS * 4) as i32;
-        let attributes: &[_] = if normals {
-            &[(0, 3, 0), (1, 3, 12)]
+        let attributes: &[_] = if lit {
+            &[(0, 3, 0), (1, 3, 12), (4, 1, 24)]
         } else {
             &[(0, 3, 0)]
         };
@@ -152,6 +155,31 @@ impl MeshArrays {
             index_count: mesh.indices.len() as i32,
         })
     }
+
+    /// Puts `mesh` in place of the one uploaded, in the same buffers and vertex array (its
+    /// attributes point at the same buffer; the element buffer is the vertex array's).
+    fn replace(&mut self, gl: &glow::Context, mesh: &mesh::Mesh) {
+        // SAFETY (block): WebGL calls on this mesh's own objects; the bytes are borrowed
+        // for each call.
+        unsafe {
+            gl.bind_vertex_array(Some(self.vao));
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.vertices));
+            gl.buffer_data_u8_slice(
+                glow::ARRAY_BUFFER,
+                as_bytes(&mesh.vertices),
+                glow::STATIC_DRAW,
+            );
+            gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(self.indices));
+            gl.buffer_data_u8_slice(
+                glow::ELEMENT_ARRAY_BUFFER,
+                index_bytes(&mesh.indices),
+                glow::STATIC_DRAW,
+            );
+            gl.bind_vertex_array(None);
+            gl.bind_buffer(glow::ARRAY_BUFFER, None);
+        }
+        self.index_count = mesh.indices.len() as i32;
+    }
 }
 
 /// Owns the GL objects; reads a flock and draws it, never changes it.
@@ -160,8 +188,11 @@ pub struct Renderer {
     cones: ConeProgram,
     lines: LineProgram,
     spheres: SphereProgram,
-    /// The cone mesh; its vertex array also reads the instance records.
+    /// The boids' mesh (the cone, or the shape asked for); its vertex array also reads the
+    /// instance records.
     cone: MeshArrays,
+    /// The shape `cone` holds now.
+    shape: Shape,
     instances: Stream,
     /// CPU copy of the instance records, reused every frame.
     staging: Vec<f32>,
@@ -250,6 +281,7 @@ impl Renderer {
             lines,
             spheres,
             cone,
+            shape: Shape::Cone,
             instances,
             staging: Vec::with_capacity(INITIAL_CAPACITY * INSTANCE_FLOATS),
             box_vao,
@@ -338,6 +370,11 @@ impl Renderer {
         self.stage(flock, instruments.colour_by);
         let count = self.staging.len() / INSTANCE_FLOATS;
         let selected = instruments.selected_index(flock);
+        if instruments.shape != self.shape {
+            // A few kilobytes, once a change: the draw stays one.
+            self.cone.replace(&self.gl, &instruments.shape.mesh());
+            self.shape = instruments.shape;
+        }
         let gl = &self.gl;
         // SAFETY (block): WebGL calls on this renderer's objects; the uploaded slice is
         // borrowed for the duration of the call.

@@ -1,5 +1,5 @@
 //! The `View`'s instruments for JavaScript: select a boid (by id, or by picking its cone
-//! under the pointer), follow it, trails, what the cones' colour shows, and the colours of
+//! under the pointer), follow it, trails, what the cones' colour shows, the boids' shape, and the colours of
 //! it all for a legend. Thin: the state is `render::instruments::Instruments`, drawn by the
 //! renderer on the next `draw`.
 
@@ -12,6 +12,7 @@ use super::Flock;
 use crate::render::colour::ColourBy;
 use crate::render::legend::LEGEND_JSON;
 use crate::render::overlay;
+use crate::render::shapes::Shape;
 
 /// How far from a cone's centre, in CSS pixels, a click or tap still picks it: a fingertip
 /// is about 40 px across, a cone at the default zoom 6–10 px long.
@@ -140,6 +141,28 @@ impl View {
     #[wasm_bindgen(js_name = colourBy)]
     pub fn colour_by(&self) -> String {
         self.instruments.colour_by.name().into()
+    }
+
+    /// What every boid is drawn as: `"cone"` (the default), `"bird"`, `"fish"` or `"chick"`
+    /// (a round yellow body, an orange beak along the velocity); one instanced draw
+    /// whichever. Throws `TypeError` for a non-string, `RangeError` for another name.
+    #[wasm_bindgen(js_name = setShape)]
+    pub fn set_shape(&mut self, shape: &JsValue) -> Result<(), JsValue> {
+        const METHOD: &str = "View.setShape";
+        let name = string(METHOD, "shape", shape, 32)?;
+        let Some(shape) = Shape::from_name(&name) else {
+            return Err(range_error(
+                METHOD,
+                &format!("shape must be \"cone\", \"bird\", \"fish\" or \"chick\", got \"{name}\""),
+            ));
+        };
+        self.instruments.shape = shape;
+        Ok(())
+    }
+
+    /// The shape's name (see `setShape`).
+    pub fn shape(&self) -> String {
+        self.instruments.shape.name().into()
     }
 
     /// The projector look (`true`): cones 30 % larger, brighter, more saturated and lit

@@ -52,7 +52,9 @@ const LANGS = ['en', 'uk', 'pl', 'ru'];
 // 154 KB from issue 43: a recorded flock drawn through the page's own flock (Flock.setBirds,
 // its checked Float32Arrays and the state's writer; Flock.home): 151.3 -> 153.1 KB. The
 // recording's reader and its measures live in the worker's module.
-const WASM_LIMIT = 154 * KB;
+// 156.5 KB from issue 42's shapes (cone, bird, fish, chick: their mesh builders and
+// View.setShape): 153.4 -> 155.9 KB; out-of-line builders saved nothing.
+const WASM_LIMIT = 156.5 * KB;
 // 200 KB until issue 26, whose two parameters of the model (noise, the zone of orientation)
 // the page's module must carry: +1.2 KB gzipped to boids_bg.wasm and +1.25 KB to the relaxed
 // patch (the zone's sum in the scan's callback: of the ways tried, the one that costs the
@@ -83,7 +85,10 @@ const WASM_LIMIT = 154 * KB;
 // 239.5 KB: measured 239.1 KB (boids_bg.wasm 153.4 KB) on a fresh machine's build after the
 // fit, which adds nothing the page loads (its code is the worker's module's); the 0.3 KB over
 // the figure above was not traced to a file.
-const PAGE_LIMIT = 239.5 * KB;
+// 242.5 KB from issue 42's shapes: the meshes and View.setShape in the module (+2.5 KB), the
+// Shape select and its words (+0.5 KB): 242.1 KB, over the issue's ~2 KB for all of it (the
+// meshes must be in the module that draws; built out of line they cost the same).
+const PAGE_LIMIT = 242.5 * KB;
 /**
  * The explanation, fetched when "How it works" first opens: explain.js and the reader's
  * words (English and the largest other table counted, as for the page).
@@ -126,7 +131,8 @@ const DATA_LIMIT = 120 * KB;
 // 366 KB from issue 43: real flocks (www/nature/ and its words, with the fit's panel and worker
 // 9.6 KB with the shared loaders; the lesson in four languages, examples/nature.html and .js,
 // 10.2 KB; the page +2.2 KB): 364.2 KB; the pigeons' flight is counted apart (DATA_LIMIT).
-const DIST_LIMIT = 366 * KB;
+// 368 KB from the shapes (their meshes in both builds of the page's module): 367.4 KB.
+const DIST_LIMIT = 368 * KB;
 /** The studio: its page, scripts, style and two tables of its words (15.1 KB when set). */
 const STUDIO_LIMIT = 17 * KB;
 /**

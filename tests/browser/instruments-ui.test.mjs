@@ -208,7 +208,7 @@ test('the plot moves while the flock runs and freezes when paused; the CSV has a
 
 test('colour by, trails and time from the panel; slow motion steps slower; the link keeps them', { timeout: 120_000 }, async () => {
   const { page, problems } = await openPage();
-  await page.locator('boids-flock .bf-look-field select').selectOption('rule');
+  await page.locator('boids-flock .bf-look-field select[id$="colour-by"]').selectOption('rule');
   await page.locator('boids-flock input[id$="-trails"]').check();
   // Steps per second of page time: at 0.25× a quarter of 60 (plus the 4 a frame may take at
   // once). A loaded machine may not reach 60 at 1×, so 1× is only checked to be faster.

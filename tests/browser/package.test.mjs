@@ -78,10 +78,10 @@ test('the tarball holds what a page loads and nothing else; its size', () => {
   console.log(`# ${path.basename(env.tarball)}: ${(packed / 1000).toFixed(1)} KB packed, ${(unpacked / 1000).toFixed(1)} KB unpacked, ${files.length} files`);
   // Limit: the page's two builds, the experiment worker's module (which since issue 42 also
   // carries the algorithm lab's searches and bugs' sandbox, +14 KB) and the scripts come to
-  // 399.6 KB packed; a stray folder (the lab's scripts, say: +3 KB) would show. 428 KB from
+  // 399.6 KB packed; a stray folder (the lab's scripts, say: +3 KB) would show. 431 KB with the shapes (429.5 KB); 428 KB from
   // issue 43: the worker's module reads recordings, measures and fits them (+23 KB), the
   // page's takes their birds (+1.8 KB): 425.9 KB.
-  assert.ok(packed <= 428_000, `the tarball is ${packed} bytes (limit 428 KB)`);
+  assert.ok(packed <= 431_000, `the tarball is ${packed} bytes (limit 431 KB)`);
 });
 
 test("the package's package.json: version in step with Cargo.toml, exports, files, module, license", () => {

@@ -77,7 +77,7 @@ function stateOf(frame, selector) {
     for (const spec of el.constructor.params) values[spec.name] = Number(el.flock[spec.getter]());
     const inputs = [...el.querySelectorAll('input[data-param]')];
     const query = new URL(el.shareUrl()).searchParams;
-    const options = ['lang', 'colour-by', 'trails', 'cells', 'time-scale', 'inspect', 'contrast'];
+    const options = ['lang', 'colour-by', 'shape', 'trails', 'cells', 'time-scale', 'inspect', 'contrast'];
     const prompts = el.querySelector('.bf-prompts');
     return {
       values,
@@ -186,6 +186,7 @@ test('a lesson built in the studio: its snippet, iframe and link reproduce the p
   await page.mouse.up();
   await page.locator('#studio-camera').check();
   await page.locator('#studio-colour').selectOption('speed');
+  await page.locator('#studio-shape').selectOption('chick');
   await page.locator('#studio-plot').check();
   await fill(page, 'studio-time-scale', 0.5);
   await page.locator('#studio-paused').check();
@@ -215,7 +216,7 @@ test('a lesson built in the studio: its snippet, iframe and link reproduce the p
   assert.equal(preview.language, 'uk');
   assert.equal(preview.steps, 0);
   assert.notEqual(preview.selected, null, 'a boid is inspected');
-  assert.deepEqual(preview.options, { lang: 'uk', 'colour-by': 'speed', trails: '1', cells: '1', 'time-scale': '0.5', inspect: String(preview.selected) });
+  assert.deepEqual(preview.options, { lang: 'uk', 'colour-by': 'speed', shape: 'chick', trails: '1', cells: '1', 'time-scale': '0.5', inspect: String(preview.selected) });
   assert.deepEqual(preview.prompts, {
     title: TITLE,
     items: [['Передбачте', PREDICT], ['Помітьте', NOTICE], ['Спробуйте', TRY]],

@@ -49,6 +49,7 @@ export default {
   cells: 'Cells searched',
   cellsHint: "For the inspected boid: the grid's cells its next step searches, and the boids there it finds too far",
   colourBy: 'Colour by',
+  shape: 'Shape',
   plot: 'The live plot of order',
   timeScale: 'Time (slow motion below 1)',
   paused: 'Start paused',

@@ -48,6 +48,7 @@ export default {
   cells: 'Przeszukiwane komórki',
   cellsHint: 'Dla wybranego boida: komórki siatki, które przeszuka jego następny krok, i boidy tam, które uzna za zbyt dalekie',
   colourBy: 'Kolor według',
+  shape: 'Kształt',
   plot: 'Wykres porządku na żywo',
   timeScale: 'Czas (zwolnienie poniżej 1)',
   paused: 'Zacznij od pauzy',

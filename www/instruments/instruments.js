@@ -12,6 +12,7 @@
 //   trails           every boid's trail over the last ~2 s
 //   cells            the grid's cells the selected boid's next step scans, its candidates
 //   colour-by="heading|species|speed|neighbours|rule"   (color-by too)
+//   shape="cone|bird|fish|chick"   what every boid is drawn as (one draw whichever)
 //   time-scale="0.05…2"   simulated seconds per real second
 //   plot             the live plot (the full page's panel always has it)
 
@@ -21,13 +22,16 @@ import { isOn, parseNumber } from '../core/settings.js';
 import { MetricsPlot, SERIES, describe } from './plot.js';
 import { Narrator, SAY_EVERY, boidGist, boidWords, sentences } from './narrator.js';
 
-export const INSTRUMENT_OPTIONS = ['inspect', 'trails', 'cells', 'colour-by', 'color-by', 'time-scale', 'plot'];
+export const INSTRUMENT_OPTIONS = ['inspect', 'trails', 'cells', 'colour-by', 'color-by', 'shape', 'time-scale', 'plot'];
 export const TIME_SCALE = { min: 0.05, max: 2, step: 0.05, default: 1 };
 /** How often the readout and the plot are redrawn, and the figures written, ms. */
 const READOUT_EVERY = 250;
 const WORDS_EVERY = 4000;
 export const COLOUR_MODES = ['heading', 'species', 'speed', 'neighbours', 'rule'];
 export const MODE_TEXT = { heading: 'colourHeading', species: 'colourSpecies', speed: 'colourSpeed', neighbours: 'colourNeighbours', rule: 'colourRule' };
+/** The View's shapes (`View.setShape`, src/render/shapes.rs), the default first. */
+export const SHAPES = ['cone', 'bird', 'fish', 'chick'];
+export const SHAPE_TEXT = { cone: 'shapeCone', bird: 'shapeBird', fish: 'shapeFish', chick: 'shapeChick' };
 const warn = (message) => console.warn(`<boids-flock> ${message}`);
 
 /** A time scale from text ("0.5", "0,5", "0.5x"), as attributes' numbers are read; undefined when it is none. */
@@ -44,6 +48,7 @@ export class Instruments {
   constructor(host) {
     this.host = host;
     this.colourBy = null;
+    this.shape = null;
     this.trails = false;
     this.cells = false;
     this.follow = false;
@@ -63,6 +68,8 @@ export class Instruments {
   readOptions() {
     const colour = this.host.option('colour-by') ?? this.host.option('color-by');
     if (colour != null) this.setColourBy(colour, { where: `colour-by=${JSON.stringify(colour)}` });
+    const shape = this.host.option('shape');
+    if (shape != null) this.setShape(shape, { where: `shape=${JSON.stringify(shape)}` });
     const trails = this.host.option('trails');
     if (trails != null) this.setTrails(isOn(trails));
     const cells = this.host.option('cells');
@@ -77,6 +84,7 @@ export class Instruments {
   /** An instruments option changed on the element. */
   optionChanged(name, value) {
     if (name === 'colour-by' || name === 'color-by') this.setColourBy(value ?? 'heading', { where: `${name}=${JSON.stringify(value)}` });
+    else if (name === 'shape') this.setShape(value ?? 'cone', { where: `shape=${JSON.stringify(value)}` });
     else if (name === 'trails') this.setTrails(value != null && isOn(value));
     else if (name === 'cells') this.setCells(value != null && isOn(value));
     else if (name === 'time-scale') this.setTimeScale(value ?? TIME_SCALE.default, { where: `time-scale=${JSON.stringify(value)}` });
@@ -96,6 +104,7 @@ export class Instruments {
     if (!view) return;
     try {
       view.setColourBy(this.colourBy ?? 'heading');
+      view.setShape(this.shape ?? 'cone');
       view.setTrails(Boolean(this.trails));
       view.setCells(Boolean(this.cells));
       view.setFollow(Boolean(this.follow));
@@ -184,6 +193,19 @@ export class Instruments {
     this.host.scheduleUrl?.();
   }
 
+  /** What every boid is drawn as (SHAPES); another name keeps the shape, with a warning. */
+  setShape(raw, { where = 'shape' } = {}) {
+    const shape = String(raw).trim().toLowerCase();
+    if (!SHAPES.includes(shape)) {
+      warn(`${where} is not a shape (${SHAPES.join(', ')}); keeping ${this.shape ?? 'cone'}`);
+      return;
+    }
+    this.shape = shape;
+    this.host.view?.setShape(shape);
+    if (this.parts?.shape) this.parts.shape.value = shape;
+    this.host.scheduleUrl?.();
+  }
+
   setTrails(on) {
     this.trails = Boolean(on);
     this.host.view?.setTrails(this.trails);
@@ -231,6 +253,7 @@ export class Instruments {
   query(query) {
     for (const name of INSTRUMENT_OPTIONS) query.delete(name);
     if (this.colourBy && this.colourBy !== 'heading') query.set('colour-by', this.colourBy);
+    if (this.shape && this.shape !== 'cone') query.set('shape', this.shape);
     if (this.trails) query.set('trails', '1');
     if (this.cells) query.set('cells', '1');
     if (this.timeScale != null && this.timeScale !== 1) query.set('time-scale', String(this.timeScale));
@@ -304,6 +327,17 @@ export class Instruments {
       colour.value = this.colourBy ?? 'heading';
       colour.addEventListener('change', () => this.setColourBy(colour.value));
       colourLabel.append(`${t('colourBy')} `, colour);
+      const shapeLabel = element('label', 'bf-look-field');
+      const shape = element('select');
+      shape.id = ids('shape');
+      for (const name of SHAPES) {
+        const option = element('option', null, t(SHAPE_TEXT[name]));
+        option.value = name;
+        shape.append(option);
+      }
+      shape.value = this.shape ?? 'cone';
+      shape.addEventListener('change', () => this.setShape(shape.value));
+      shapeLabel.append(`${t('shapeLabel')} `, shape);
       const trailsLabel = element('label', 'bf-check');
       const trails = element('input');
       trails.type = 'checkbox';
@@ -319,8 +353,9 @@ export class Instruments {
       cells.addEventListener('change', () => this.setCells(cells.checked));
       cellsLabel.title = t('cellsHint');
       cellsLabel.append(cells, ` ${t('cellsLabel')}`);
-      look.append(colourLabel, trailsLabel, cellsLabel);
+      look.append(colourLabel, shapeLabel, trailsLabel, cellsLabel);
       parts.colour = colour;
+      parts.shape = shape;
       parts.trails = trails;
       parts.cells = cells;
 

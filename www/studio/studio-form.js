@@ -201,10 +201,10 @@ function paramRow(spec, { w, text, on, rows }) {
 }
 
 /**
- * The view and instruments: camera, inspected boid, trails, the cells it searches, colour mode, plot, time scale,
+ * The view and instruments: camera, inspected boid, trails, the cells it searches, colour mode, shape, plot, time scale,
  * start paused, readout, contrast, the lesson's language. `on(name, value)` hears each.
  */
-export function buildView({ w, text, colourModes, langs, langNames, timeScale, on }) {
+export function buildView({ w, text, colourModes, shapes, langs, langNames, timeScale, on }) {
   const box = section('studio-view', w('view'));
   const fields = {};
   const check = (name, key, hintKey) => {
@@ -227,6 +227,10 @@ export function buildView({ w, text, colourModes, langs, langNames, timeScale, o
   colour.addEventListener('change', () => on('colour', colour.value));
   box.append(field('studio-colour', w('colourBy'), colour));
   fields.colour = colour;
+  const shape = select(shapes.map(([name, key]) => [name, text.ui(key)]));
+  shape.addEventListener('change', () => on('shape', shape.value));
+  box.append(field('studio-shape', w('shape'), shape));
+  fields.shape = shape;
   check('plot', 'plot');
   const scale = element('input', 'studio-number');
   scale.type = 'number';
