@@ -46,3 +46,32 @@ export function flockOf(el, ms = 30_000) {
     look();
   });
 }
+
+/** A labelled checkbox: `<label class=bf-check><input type=checkbox> text</label>`. */
+export function checkbox(id, text, checked, onChange, title) {
+  const label = element('label', 'bf-check');
+  const input = element('input');
+  input.type = 'checkbox';
+  if (id) input.id = id;
+  input.checked = Boolean(checked);
+  input.addEventListener('change', () => onChange(input.checked));
+  if (title) label.title = title;
+  label.append(input, ` ${text}`);
+  return { label, input };
+}
+
+/** A labelled select of `options` ([value, text] pairs) at `value`, calling `onPick(value)`. */
+export function choice(id, text, options, value, onPick) {
+  const label = element('label', 'bf-look-field');
+  const select = element('select');
+  if (id) select.id = id;
+  for (const [name, shown] of options) {
+    const option = element('option', null, shown);
+    option.value = name;
+    select.append(option);
+  }
+  select.value = value;
+  select.addEventListener('change', () => onPick(select.value));
+  label.append(`${text} `, select);
+  return { label, select };
+}

@@ -16,10 +16,10 @@
 //   time-scale="0.05…2"   simulated seconds per real second
 //   plot             the live plot (the full page's panel always has it)
 
-import { button, element } from '../core/dom.js';
+import { button, checkbox, choice, element } from '../core/dom.js';
 import { readoutOf } from './readout.js';
 import { isOn, parseNumber } from '../core/settings.js';
-import { MetricsPlot, SERIES, describe } from './plot.js';
+import { MetricsPlot, describe, plotFigure } from './plot.js';
 import { Narrator, SAY_EVERY, boidGist, boidWords, sentences } from './narrator.js';
 
 export const INSTRUMENT_OPTIONS = ['inspect', 'trails', 'cells', 'colour-by', 'color-by', 'shape', 'time-scale', 'plot'];
@@ -303,56 +303,18 @@ export class Instruments {
       next.title = t('pickNextTitle');
       const release = button('bf-release', t('release'), () => this.select(null));
       release.title = t('releaseTitle');
-      const followLabel = element('label', 'bf-check');
-      const follow = element('input');
-      follow.type = 'checkbox';
-      follow.checked = Boolean(this.follow);
-      follow.addEventListener('change', () => this.setFollow(follow.checked));
-      followLabel.title = t('followTitle');
-      followLabel.append(follow, ` ${t('follow')}`);
+      const { label: followLabel, input: follow } = checkbox(null, t('follow'), this.follow, (on) => this.setFollow(on), t('followTitle'));
       row.append(next, release, followLabel);
       parts.follow = follow;
       parts.release = release;
 
       // Colour by, trails, time.
       const look = element('div', 'bf-look-row');
-      const colourLabel = element('label', 'bf-look-field');
-      const colour = element('select');
-      colour.id = ids('colour-by');
-      for (const mode of COLOUR_MODES) {
-        const option = element('option', null, t(MODE_TEXT[mode]));
-        option.value = mode;
-        colour.append(option);
-      }
-      colour.value = this.colourBy ?? 'heading';
-      colour.addEventListener('change', () => this.setColourBy(colour.value));
-      colourLabel.append(`${t('colourBy')} `, colour);
-      const shapeLabel = element('label', 'bf-look-field');
-      const shape = element('select');
-      shape.id = ids('shape');
-      for (const name of SHAPES) {
-        const option = element('option', null, t(SHAPE_TEXT[name]));
-        option.value = name;
-        shape.append(option);
-      }
-      shape.value = this.shape ?? 'cone';
-      shape.addEventListener('change', () => this.setShape(shape.value));
-      shapeLabel.append(`${t('shapeLabel')} `, shape);
-      const trailsLabel = element('label', 'bf-check');
-      const trails = element('input');
-      trails.type = 'checkbox';
-      trails.id = ids('trails');
-      trails.checked = Boolean(this.trails);
-      trails.addEventListener('change', () => this.setTrails(trails.checked));
-      trailsLabel.append(trails, ` ${t('trailsLabel')}`);
-      const cellsLabel = element('label', 'bf-check');
-      const cells = element('input');
-      cells.type = 'checkbox';
-      cells.id = ids('cells');
-      cells.checked = Boolean(this.cells);
-      cells.addEventListener('change', () => this.setCells(cells.checked));
-      cellsLabel.title = t('cellsHint');
-      cellsLabel.append(cells, ` ${t('cellsLabel')}`);
+      const options = (names, textKey) => names.map((name) => [name, t(textKey[name])]);
+      const { label: colourLabel, select: colour } = choice(ids('colour-by'), t('colourBy'), options(COLOUR_MODES, MODE_TEXT), this.colourBy ?? 'heading', (mode) => this.setColourBy(mode));
+      const { label: shapeLabel, select: shape } = choice(ids('shape'), t('shapeLabel'), options(SHAPES, SHAPE_TEXT), this.shape ?? 'cone', (name) => this.setShape(name));
+      const { label: trailsLabel, input: trails } = checkbox(ids('trails'), t('trailsLabel'), this.trails, (on) => this.setTrails(on));
+      const { label: cellsLabel, input: cells } = checkbox(ids('cells'), t('cellsLabel'), this.cells, (on) => this.setCells(on), t('cellsHint'));
       look.append(colourLabel, shapeLabel, trailsLabel, cellsLabel);
       parts.colour = colour;
       parts.shape = shape;
@@ -389,27 +351,7 @@ export class Instruments {
   /** The live plot, its legend, its words and the CSV button, as one <figure>. */
   buildPlot(parts) {
     const t = (key) => this.host.text.ui(key);
-    const figure = element('figure', 'bf-plot');
-    const caption = element('figcaption', null, t('plotTitle'));
-    const canvas = element('canvas', 'bf-plot-canvas');
-    canvas.setAttribute('role', 'img');
-    canvas.setAttribute('aria-label', t('plotTitle'));
-    const legend = element('ul', 'bf-plot-legend');
-    for (const [, key, colourCss] of SERIES) {
-      const item = element('li');
-      const swatch = element('span', 'bf-plot-swatch');
-      swatch.style.background = colourCss;
-      item.append(swatch, t(key));
-      legend.append(item);
-    }
-    // What the flock did, in sentences (narrator.js), said as it happens; the figures below
-    // stay where a reader can go to them (and M says them).
-    const said = element('p', 'bf-said');
-    said.setAttribute('aria-live', 'polite');
-    const words = element('p', 'bf-words');
-    const csv = button('bf-csv', t('downloadCsv'), () => this.downloadCsv());
-    csv.title = t('downloadCsvTitle');
-    figure.append(caption, canvas, legend, said, words, csv);
+    const { figure, canvas, said, words } = plotFigure(t, () => this.downloadCsv());
     this.plot ??= new MetricsPlot(canvas, this.host.constructor.params);
     this.plot.canvas = canvas;
     this.plotDirty = true;

@@ -8,6 +8,8 @@
 // Time is the flock's own (steps × 1/60 s): pausing freezes the plot, slow motion slows it.
 // Every sample also keeps the parameters in force, so a CSV row says what made it.
 
+import { button, element } from '../core/dom.js';
+
 /** Seconds of flock time between samples, and how many the plot shows (one minute). */
 export const SAMPLE_EVERY = 1;
 /**
@@ -232,4 +234,33 @@ export function describe(metrics, text, lang) {
   else if (metrics.polarization < 0.3 && metrics.groups > 3) parts.push(text.ui('wordsScattered'));
   else if (metrics.localOrder > 0.8 && metrics.polarization < 0.6) parts.push(text.ui('wordsStreams'));
   return parts.join(' · ');
+}
+
+/**
+ * The plot's <figure>: caption, canvas, legend, the sentences said as they happen, the figures
+ * in words and the CSV button (calling `onCsv`). `t` gives the page's text for a key.
+ */
+export function plotFigure(t, onCsv) {
+  const figure = element('figure', 'bf-plot');
+  const caption = element('figcaption', null, t('plotTitle'));
+  const canvas = element('canvas', 'bf-plot-canvas');
+  canvas.setAttribute('role', 'img');
+  canvas.setAttribute('aria-label', t('plotTitle'));
+  const legend = element('ul', 'bf-plot-legend');
+  for (const [, key, colourCss] of SERIES) {
+    const item = element('li');
+    const swatch = element('span', 'bf-plot-swatch');
+    swatch.style.background = colourCss;
+    item.append(swatch, t(key));
+    legend.append(item);
+  }
+  // What the flock did, in sentences (narrator.js), said as it happens; the figures below
+  // stay where a reader can go to them (and M says them).
+  const said = element('p', 'bf-said');
+  said.setAttribute('aria-live', 'polite');
+  const words = element('p', 'bf-words');
+  const csv = button('bf-csv', t('downloadCsv'), onCsv);
+  csv.title = t('downloadCsvTitle');
+  figure.append(caption, canvas, legend, said, words, csv);
+  return { figure, canvas, said, words };
 }
