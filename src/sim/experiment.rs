@@ -29,7 +29,7 @@ pub use jsnum::js_number;
 #[cfg(not(target_arch = "wasm32"))]
 pub use json::read_json;
 pub use read::{pack_rows, read, Source, Value, FIELDS, FIELD_LIST, ROW_NUMBERS, STATS};
-pub use runner::{run, Row, Runner, Stat};
+pub use runner::{run, Row, Runner, Stat, CANON_MAX_COUNT};
 
 use crate::sim::params::{Kind, Param};
 

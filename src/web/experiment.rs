@@ -18,7 +18,7 @@ use wasm_bindgen::prelude::*;
 use super::args::{js_number, number, optional_number};
 use crate::sim::experiment::{
     min_count, pack_rows, read, spec_json, write_packed_csv, ErrorKind, Runner, Source, Spec,
-    SpecError, Value, FIELD_LIST, MAX_COUNT, MAX_POINT_SECONDS, MAX_SEEDS, MAX_VALUES,
+    SpecError, Value, FIELD_LIST, MAX_COUNT, MAX_POINT_SECONDS, MAX_SEEDS, MAX_VALUES, ROW_NUMBERS,
     STEPS_PER_SECOND,
 };
 
@@ -161,9 +161,9 @@ impl Experiment {
     }
 
     /// The rows from index `from` on (0 when left out), in the order run, packed as numbers
-    /// (`pack_rows`: 16 a row, seed, leg (0 up, 1 down), value, samples, then each measure's
-    /// mean and sd): `www/experiment/runner.js` makes them `{ param, direction, seed, value,
-    /// samples, polarization: { mean, sd }, … }`.
+    /// (`pack_rows`: 21 a row, seed, leg (0 up, 1 down), value, samples, each measure's mean
+    /// and sd, the state's number): `www/experiment/runner.js` makes them `{ param,
+    /// direction, seed, value, samples, polarization: { mean, sd }, …, state }`.
     pub fn rows(&self, from: &JsValue) -> Result<Vec<f64>, JsValue> {
         let from = optional_number("Experiment.rows", "from", from)?.unwrap_or(0.0);
         let rows = self.runner.rows();
@@ -179,7 +179,7 @@ impl Experiment {
     /// by the spec as compact JSON (fields in order, `settings` `{}` when left out, `slice`
     /// only when given, on/off values as 1 and 0), which the page's thread keeps
     /// (`JSON.parse`d), sends the worker and puts in links. Given `rows` (packed as numbers,
-    /// 16 a row: `pack_rows`), the CSV of those rows of `spec` instead, `link` (if any) on its
+    /// 21 a row: `pack_rows`), the CSV of those rows of `spec` instead, `link` (if any) on its
     /// `# link` line, its `# boids` line this module's version: the native runner's text for
     /// the same rows. Its arguments are `runner.js`'s (a `Float64Array` it has packed and
     /// checked, a link it has checked), copied in by the bindings.
@@ -216,6 +216,13 @@ impl Experiment {
             MAX_POINT_SECONDS,
             STEPS_PER_SECOND,
         ]
+    }
+
+    /// Numbers a packed row holds (`ROW_NUMBERS`): the worker counts the rows it has sent by
+    /// it, and `runner.js` checks that its own count agrees.
+    #[wasm_bindgen(js_name = rowNumbers)]
+    pub fn row_numbers() -> usize {
+        ROW_NUMBERS
     }
 
     /// The fields of a spec, in order, as a message lists them ("settings, param, …").

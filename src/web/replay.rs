@@ -11,7 +11,6 @@ use wasm_bindgen::prelude::*;
 
 use super::args::{finite, floats, range_error, string};
 use crate::sim::leadership::{leadership, LeadershipSpec};
-use crate::sim::measures::nature::GroupState;
 use crate::sim::measures::profile::profile;
 use crate::sim::recording::{is_decimal, Recording};
 
@@ -227,13 +226,7 @@ pub fn nature_profile(positions: &JsValue, velocities: &JsValue) -> Result<Objec
         f64::from(profile.polarization).into(),
     );
     set(&object, "milling", f64::from(profile.milling).into());
-    let state = match profile.state {
-        GroupState::Swarm => "swarm",
-        GroupState::Milling => "milling",
-        GroupState::Polarized => "polarized",
-        GroupState::Transitional => "transitional",
-    };
-    set(&object, "state", state.into());
+    set(&object, "state", profile.state.name().into());
     set(&object, "nearest", f64::from(profile.nearest).into());
     set(&object, "speed", f64::from(profile.speed).into());
     set(

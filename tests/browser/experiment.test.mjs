@@ -465,7 +465,7 @@ const GOLDEN = JSON.parse(readFileSync(path.join(repoRoot, 'tests/fixtures/exper
 
 /** The rows of a CSV as runExperiment gives them (a test's reading: '' is NaN). */
 function csvRows(csv) {
-  const stats = ['polarization', 'milling', 'groups', 'largestGroup', 'medianNearest', 'meanNeighbours'];
+  const stats = ['polarization', 'milling', 'groups', 'largestGroup', 'medianNearest', 'meanNeighbours', 'correlationShare', 'anisotropy'];
   const number = (text) => (text === '' ? NaN : Number(text));
   return csv
     .split('\n')
@@ -474,6 +474,7 @@ function csvRows(csv) {
       const [param, direction, seed, value, samples, ...rest] = line.split(',');
       const row = { param, direction, seed: Number(seed), value: Number(value), samples: Number(samples) };
       stats.forEach((name, i) => (row[name] = { mean: number(rest[2 * i]), sd: number(rest[2 * i + 1]) }));
+      row.state = rest[2 * stats.length] || null;
       return row;
     });
 }

@@ -2,7 +2,7 @@
 // the axes' ticks of www/experiment/phase-plot.js (a plain module: it touches the DOM only when it draws).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LEGS, MEASURES, seriesFromRows, ticks } from '../../www/experiment/phase-plot.js';
+import { LEGS, MEASURES, seriesFromRows, statesFromRows, ticks } from '../../www/experiment/phase-plot.js';
 
 const stat = (mean, sd = 0) => ({ mean, sd });
 /** A row as runExperiment gives it, with `polarization` and `milling` set, the rest 0. */
@@ -82,7 +82,7 @@ test('no rows, unknown measures and unknown directions give empty series', () =>
 
 test('every measure a row has can be plotted; the legs differ in dash, not colour alone', () => {
   const keys = MEASURES.map(([key]) => key);
-  assert.deepEqual(keys, ['polarization', 'milling', 'groups', 'largestGroup', 'medianNearest', 'meanNeighbours']);
+  assert.deepEqual(keys, ['polarization', 'milling', 'groups', 'largestGroup', 'medianNearest', 'meanNeighbours', 'correlationShare', 'anisotropy']);
   const [up, down] = LEGS;
   assert.notEqual(up[2], down[2], 'colours');
   assert.notDeepEqual(up[3], down[3], 'dashes');
@@ -95,4 +95,26 @@ test('ticks: round steps across the range', () => {
   assert.deepEqual(ticks(0.1, 12, 5), [2, 4, 6, 8, 10, 12]);
   assert.deepEqual(ticks(50, 1500, 3), [500, 1000, 1500]);
   assert.deepEqual(ticks(3, 3), [3], 'one value');
+});
+
+test('the state at each value is most seeds’ state; a tie is transitional; rows without one are left out', () => {
+  const at = (seed, direction, value, state) => ({ ...row(seed, direction, value, stat(0)), state });
+  const rows = [
+    at(1, 'up', 2, 'milling'),
+    at(2, 'up', 2, 'milling'),
+    at(3, 'up', 2, 'swarm'),
+    at(1, 'up', 0.5, 'swarm'),
+    at(2, 'up', 0.5, 'polarized'),
+    at(1, 'down', 2, 'milling'),
+    at(2, 'down', 2, null),
+    at(1, 'sideways', 2, 'swarm'),
+  ];
+  assert.deepEqual(statesFromRows(rows), {
+    up: [
+      { value: 0.5, state: 'transitional' },
+      { value: 2, state: 'milling' },
+    ],
+    down: [{ value: 2, state: 'milling' }],
+  });
+  assert.deepEqual(statesFromRows(undefined), { up: [], down: [] });
 });

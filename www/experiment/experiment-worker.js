@@ -7,7 +7,7 @@
 //   out: { type: 'ready', total, version }, right after the spec is read, or
 //        { type: 'error', name, message }  (a refused spec: TypeError / RangeError), then
 //        { type: 'progress' | 'done', done, total, rows }  each ~50 ms (rows: the new ones,
-//        packed as numbers, 16 a row: a Float64Array, transferred; runner.js unpacks them)
+//        packed as numbers, Experiment.rowNumbers() a row: a Float64Array, transferred; runner.js unpacks them)
 // It closes itself when done; runExperiment terminates it on abort.
 
 import init, { Experiment, takePanic, version } from '../../boids_worker.js';
@@ -44,7 +44,7 @@ self.onmessage = async ({ data }) => {
       const finished = experiment.advance(steps);
       const ms = performance.now() - start;
       const rows = experiment.rows(sent);
-      sent += rows.length / 16;
+      sent += rows.length / Experiment.rowNumbers();
       postMessage({ type: finished ? 'done' : 'progress', done: experiment.stepsDone(), total, rows }, [rows.buffer]);
       if (finished) break;
       // The next chunk sized to take CHUNK_MS at the rate just seen (at most 4× the last).

@@ -6,7 +6,7 @@
 
 import { button, element } from '../core/dom.js';
 import { resultCode, runExperiment } from './runner.js';
-import { MEASURES, drawPhasePlot, seriesFromRows } from './phase-plot.js';
+import { MEASURES, drawPhasePlot, seriesFromRows, statesFromRows } from './phase-plot.js';
 
 // The form (experiment-panel.js) keeps the state on the element, `host.experiment_`, and
 // hands over on it what these parts need of it: formSpec(), link(spec), say(text), error(e),
@@ -81,7 +81,10 @@ export function buildRun(host, ui, field) {
   ui.canvas = canvas;
   const caption = element('figcaption', 'bf-exp-caption');
   ui.caption = caption;
-  figure.append(field('show', 'expMeasure', measure), canvas, caption);
+  // The state of the group at each point (Tunstrøm et al.'s, from polarization and milling).
+  ui.states = element('p', 'bf-exp-states');
+  ui.states.hidden = true;
+  figure.append(field('show', 'expMeasure', measure), canvas, caption, ui.states);
 
   const files = element('div', 'bf-exp-buttons');
   ui.csv = button('bf-exp-csv', t('expDownloadCsv'), () => downloadCsv(host));
@@ -269,5 +272,12 @@ export function redraw(host) {
   ui.caption.textContent = caption;
   const number = new Intl.NumberFormat(host.language, { maximumFractionDigits: 2 });
   const described = series.up.map((p) => `${number.format(p.value)}: ${number.format(p.mean)}`).join('; ');
+  const states = statesFromRows(state.rows);
+  const stateWord = { swarm: 'expStateSwarm', milling: 'expStateMilling', polarized: 'expStatePolarized', transitional: 'expStateTransitional' };
+  const legText = ([leg, key]) =>
+    states[leg].length ? `${t(key)}: ${states[leg].map((p) => `${number.format(p.value)} ${t(stateWord[p.state] ?? 'expStateTransitional')}`).join(', ')}` : '';
+  const stateText = [['up', 'expUp'], ['down', 'expDown']].map(legText).filter(Boolean).join('; ');
+  ui.states.textContent = stateText ? t('expStates').replace('{list}', stateText) : '';
+  ui.states.hidden = !stateText;
   ui.canvas.setAttribute('aria-label', `${caption}. ${t('expPointsShown').replace('{n}', String(points))}${described ? ` ${described}` : ''}`);
 }

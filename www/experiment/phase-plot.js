@@ -15,6 +15,8 @@ export const MEASURES = [
   ['largestGroup', 'expLargestGroup', 'share'],
   ['medianNearest', 'expMedianNearest', 'distance'],
   ['meanNeighbours', 'expMeanNeighbours', 'count'],
+  ['correlationShare', 'expCorrelationShare', 'share'],
+  ['anisotropy', 'expAnisotropy', 'share'],
 ];
 
 /** The two legs: [direction, text key, colour, dash]: told apart by dash and marker, not colour alone. */
@@ -55,6 +57,32 @@ export function seriesFromRows(rows, measure) {
         const sd =
           list.length > 1 ? Math.sqrt(means.reduce((sum, v) => sum + (v - centre) ** 2, 0) / (list.length - 1)) : list[0].sd;
         return { value, mean: centre, sd, lo: centre - sd, hi: centre + sd, seeds: list.length };
+      });
+  return { up: points(legs.up), down: points(legs.down) };
+}
+
+/**
+ * Rows → the state at each value of each leg: `{ up: [{ value, state }], down: [...] }` in
+ * increasing `value`, `state` the one most of the seeds' rows were in (a tie is
+ * 'transitional', as a row's own tie is). Rows with no state are left out.
+ */
+export function statesFromRows(rows) {
+  const legs = { up: new Map(), down: new Map() };
+  for (const row of rows ?? []) {
+    const leg = legs[row.direction];
+    const value = Number(row.value);
+    if (!leg || typeof row.state !== 'string' || !Number.isFinite(value)) continue;
+    if (!leg.has(value)) leg.set(value, new Map());
+    const votes = leg.get(value);
+    votes.set(row.state, (votes.get(row.state) ?? 0) + 1);
+  }
+  const points = (leg) =>
+    [...leg]
+      .sort(([a], [b]) => a - b)
+      .map(([value, votes]) => {
+        const most = Math.max(...votes.values());
+        const winners = [...votes].filter(([, n]) => n === most);
+        return { value, state: winners.length === 1 ? winners[0][0] : 'transitional' };
       });
   return { up: points(legs.up), down: points(legs.down) };
 }

@@ -11,7 +11,7 @@
 // own thread, once, when it is first imported (a top-level await, so that every function
 // below but the codes' stays synchronous), and hands the compiled module to each worker: it is
 // downloaded and compiled once. JavaScript formats nothing here: it passes the spec through,
-// packs and unpacks rows (16 numbers a row, as the module hands them over), puts the name of
+// packs and unpacks rows (21 numbers a row, as the module hands them over), puts the name of
 // the function called before the module's message, and, beside Rust, writes the units' order
 // (unitsOf: slices and merging). It runs the worker, splits, merges, makes codes and links.
 //
@@ -34,7 +34,9 @@
 //   the order above), `fingerprint` 16 hex digits (the same for every slice of an
 //   experiment), `version` the module's, rows in the order run: [{ param, direction:
 //   'up'|'down', seed, value, samples, polarization: {mean, sd}, milling, groups,
-//   largestGroup, medianNearest, meanNeighbours }], `csv(link)` = toCsv(result, link).
+//   largestGroup, medianNearest, meanNeighbours, correlationShare (ξ/L), anisotropy (γ(1)),
+//   state: 'swarm'|'milling'|'polarized'|'transitional'|null }] (docs/experiments.md says
+//   when the last three are NaN), `csv(link)` = toCsv(result, link).
 // - toCsv(result, link?) → the CSV text, the same as the native `experiment` binary writes
 //   (written by the module: its `# boids` line is the module's version).
 // - mergeResults(results, spec?) → a result of the whole experiment: rows in canonical order
@@ -116,16 +118,31 @@ const checkSpec = (spec, where) => JSON.parse(readSpec(spec, where).json);
 const printOf = (spec, where) => readSpec(spec, where).print;
 
 /** The measures of a row, in the CSV's order. */
-const STATS = Object.freeze(['polarization', 'milling', 'groups', 'largestGroup', 'medianNearest', 'meanNeighbours']);
+const STATS = Object.freeze([
+  'polarization',
+  'milling',
+  'groups',
+  'largestGroup',
+  'medianNearest',
+  'meanNeighbours',
+  'correlationShare',
+  'anisotropy',
+]);
+/** The states a row's last number names, in the module's order (GroupState::ALL). */
+const STATES = Object.freeze(['swarm', 'milling', 'polarized', 'transitional']);
 /** The longest `# link` a CSV takes. */
 const LINK_MOST = 100_000;
 /** Numbers a packed row holds. */
-const ROW = 16;
+const ROW = 4 + 2 * STATS.length + 1;
+if (Experiment.rowNumbers() !== ROW) {
+  throw new Error(`runner.js packs ${ROW} numbers a row, the worker's module ${Experiment.rowNumbers()}: a build of another version`);
+}
 const whole = (n, most) => Number.isInteger(n) && n >= 0 && n <= most;
 
 /**
- * A result's rows as numbers, 16 a row, as the module packs them: leg (0 up, 1 down), seed,
- * value, samples, then each measure's mean and sd (NaN for none). What the CSV is written
+ * A result's rows as numbers, ROW (21) a row, as the module packs them: leg (0 up, 1 down),
+ * seed, value, samples, then each measure's mean and sd (NaN for none), then the state's
+ * place in STATES (NaN for none). What the CSV is written
  * from; a TypeError for what is not a list of rows, or a row whose direction, seed or samples
  * are not one.
  */
@@ -140,7 +157,9 @@ function packRows(rows, where) {
     if (leg === undefined || !whole(row.seed, 0xffffffff) || !whole(row.samples, Number.MAX_SAFE_INTEGER)) {
       throw new TypeError(`${where}: rows[${i}] is not a row: its seed, direction or samples are wrong`);
     }
-    return [leg, row.seed, row.value, row.samples, ...STATS.flatMap((name) => [row[name]?.mean, row[name]?.sd])];
+    const state = row.state == null ? NaN : STATES.indexOf(row.state);
+    if (state === -1) throw new TypeError(`${where}: rows[${i}].state must be one of ${STATES.join(', ')} or null`);
+    return [leg, row.seed, row.value, row.samples, ...STATS.flatMap((name) => [row[name]?.mean, row[name]?.sd]), state];
   });
 }
 
@@ -151,6 +170,7 @@ function unpackRows(numbers, param) {
   for (let i = 0; i + ROW <= numbers.length; i += ROW) {
     const row = { param, direction: numbers[i] ? 'down' : 'up', seed: numbers[i + 1], value: nan(numbers[i + 2]), samples: numbers[i + 3] };
     STATS.forEach((name, k) => (row[name] = { mean: nan(numbers[i + 4 + 2 * k]), sd: nan(numbers[i + 5 + 2 * k]) }));
+    row.state = STATES[numbers[i + ROW - 1]] ?? null;
     rows.push(row);
   }
   return rows;
@@ -434,7 +454,7 @@ export async function parseResultCode(code, spec) {
     !sliceOk ||
     typeof param !== 'string' ||
     !Array.isArray(rows) ||
-    !rows.every((row) => Array.isArray(row) && row.length === 16 && Number.isInteger(row[0]) && [0, 1].includes(row[1]) && numbers(row))
+    !rows.every((row) => Array.isArray(row) && row.length === ROW && Number.isInteger(row[0]) && [0, 1].includes(row[1]) && numbers(row))
   ) {
     throw garbled();
   }

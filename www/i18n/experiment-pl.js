@@ -39,6 +39,13 @@ export default {
   expLargestGroup: 'Największa grupa (udział)',
   expMedianNearest: 'Mediana odległości do najbliższego',
   expMeanNeighbours: 'Średnia liczba sąsiadów',
+  expCorrelationShare: 'Długość korelacji ξ/L',
+  expAnisotropy: 'Anizotropia najbliższego sąsiada γ(1)',
+  expStates: 'Stan przy każdej wartości (większość ziaren): {list}',
+  expStateSwarm: 'rój',
+  expStateMilling: 'krążenie',
+  expStatePolarized: 'spolaryzowane',
+  expStateTransitional: 'przejściowy',
   expPlotTitle:
     '{y} w zależności od parametru „{x}”: średnia po ziarnach, pas ± jedno odchylenie standardowe.',
   expPointsShown: 'Punkty: {n}.',

@@ -39,6 +39,13 @@ export default {
   expLargestGroup: 'Крупнейшая группа (доля)',
   expMedianNearest: 'Медиана расстояния до ближайшего',
   expMeanNeighbours: 'Среднее число соседей',
+  expCorrelationShare: 'Длина корреляции ξ/L',
+  expAnisotropy: 'Анизотропия ближайшего соседа γ(1)',
+  expStates: 'Состояние при каждом значении (большинство зёрен): {list}',
+  expStateSwarm: 'рой',
+  expStateMilling: 'кружение',
+  expStatePolarized: 'поляризованная',
+  expStateTransitional: 'переходное',
   expPlotTitle:
     '{y} в зависимости от параметра «{x}»: среднее по зёрнам, полоса — ± одно стандартное отклонение.',
   expPointsShown: 'Точек: {n}.',

@@ -6,10 +6,12 @@
 //! `experiment merge`).
 
 use super::{pack_rows, Leg, Row, Spec, ROW_NUMBERS};
+use crate::sim::measures::nature::GroupState;
 
 pub const HEADER: &str = "param,direction,seed,value,samples,polarization,polarization_sd,\
 milling,milling_sd,groups,groups_sd,largest_group,largest_group_sd,median_nearest,\
-median_nearest_sd,mean_neighbours,mean_neighbours_sd";
+median_nearest_sd,mean_neighbours,mean_neighbours_sd,correlation_share,correlation_share_sd,\
+anisotropy,anisotropy_sd,state";
 
 /// Writes a finite number as JavaScript's `Number#toString` does.
 pub type WriteNumber = fn(f64) -> String;
@@ -69,7 +71,7 @@ pub fn write(
     write_packed(version, spec, &pack_rows(rows), link, number)
 }
 
-/// `write`, of rows packed as numbers (`pack_rows`: 16 a row), as the browser hands them over
+/// `write`, of rows packed as numbers (`pack_rows`: `ROW_NUMBERS` a row), as the browser hands them over
 /// (`www/experiment/runner.js` checks each row as it packs it; a part of a row at the end is
 /// left out). The one writer: `write` packs its rows and comes here. `version` and `link` are
 /// written as they are: a line break in them is their caller's to refuse.
@@ -93,9 +95,18 @@ pub fn write_packed(
     let param = spec.param.spec().name;
     for row in rows.as_chunks::<ROW_NUMBERS>().0 {
         // The leg first (1 down, else up), then seed, value, samples and each measure's mean
-        // and sd: the CSV's order.
+        // and sd: the CSV's order; the state last, as its word (empty for none).
         let leg = if row[0] == 1.0 { Leg::Down } else { Leg::Up };
-        out += &format!("{param},{},{}\n", leg.name(), list(&row[1..], number));
+        let last = ROW_NUMBERS - 1;
+        let state = GroupState::ALL
+            .iter()
+            .find(|s| s.index() as f64 == row[last])
+            .map_or("", |s| s.name());
+        out += &format!(
+            "{param},{},{},{state}\n",
+            leg.name(),
+            list(&row[1..last], number)
+        );
     }
     out
 }
@@ -108,6 +119,7 @@ pub use native::{parse, parse_slice, Parsed};
 mod native {
     use super::super::{read_json, Leg, Row, Slice, Spec, Stat};
     use super::HEADER;
+    use crate::sim::measures::nature::GroupState;
 
     /// A CSV read back: its version, print, spec (with the slice it holds) and rows (their
     /// `value_index` unknown: 0).
@@ -174,7 +186,7 @@ mod native {
 
     fn parse_row(line: &str, param: &str) -> Option<Row> {
         let fields: Vec<&str> = line.split(',').collect();
-        if fields.len() != 17 || fields[0] != param {
+        if fields.len() != 22 || fields[0] != param {
             return None;
         }
         let number = |text: &str| -> Option<f64> {
@@ -202,6 +214,12 @@ mod native {
             largest_group: stat(11)?,
             median_nearest: stat(13)?,
             mean_neighbours: stat(15)?,
+            correlation_share: stat(17)?,
+            anisotropy: stat(19)?,
+            state: match fields[21] {
+                "" => None,
+                word => Some(GroupState::from_name(word)?),
+            },
         })
     }
 }

@@ -34,19 +34,22 @@ macro_rules! field_list {
 /// The fields, as a message lists them (`FIELDS` joined: a test holds them equal).
 pub const FIELD_LIST: &str = field_list!();
 
-/// A row's six measures, by their JavaScript names, in the order of `Row::stats`.
-pub const STATS: [&str; 6] = [
+/// A row's eight measures, by their JavaScript names, in the order of `Row::stats`.
+pub const STATS: [&str; 8] = [
     "polarization",
     "milling",
     "groups",
     "largestGroup",
     "medianNearest",
     "meanNeighbours",
+    "correlationShare",
+    "anisotropy",
 ];
 
 /// Numbers a row packs into (`pack_rows`): leg (0 up, 1 down), seed, value, samples, then
-/// each measure's mean and sd in the order of `STATS` (the CSV's order, the leg first).
-pub const ROW_NUMBERS: usize = 16;
+/// each measure's mean and sd in the order of `STATS` (the CSV's order, the leg first), then
+/// the state's place in `GroupState::ALL` (NaN for none).
+pub const ROW_NUMBERS: usize = 21;
 
 /// The longest name read (a parameter's, a direction's): the table's are a few letters long,
 /// and a longer one is no name of it (nor copied whole).
@@ -304,6 +307,7 @@ pub fn pack_rows(rows: &[Row]) -> Vec<f64> {
         for stat in row.stats() {
             numbers.extend([stat.mean, stat.sd]);
         }
+        numbers.push(row.state.map_or(f64::NAN, |s| s.index() as f64));
     }
     numbers
 }

@@ -3,7 +3,16 @@
 
 use super::{steps, Leg, Spec, SpecError, Unit, DT};
 use crate::sim::flock::Flock;
+use crate::sim::measures::nature::{anisotropy, group_state, velocity_correlation, GroupState};
 use crate::sim::settings::Settings;
+
+/// The most boids whose ξ/L and γ(1) a sample takes (both O(N²): at 2,000 boids about 12 M
+/// distances a sample, some 30 ms in the worker); above it, and in a wrapped world (where a
+/// flock's size and its neighbours' directions mean nothing), they are NaN: empty in the CSV.
+pub const CANON_MAX_COUNT: usize = 2000;
+
+/// Distance bins of C(r) for ξ, as a recording's profile takes them.
+const CORRELATION_BINS: usize = 50;
 
 /// Mean and sample standard deviation (n − 1; 0 for one sample) over a window; NaN samples
 /// are skipped, and the mean is NaN when none is left.
@@ -51,12 +60,20 @@ pub struct Row {
     pub largest_group: Stat,
     pub median_nearest: Stat,
     pub mean_neighbours: Stat,
+    /// ξ / L, the correlation length over the flock's size (Cavagna et al. 2010), and γ(1),
+    /// the nearest neighbour's anisotropy (Ballerini et al. 2008): NaN past `CANON_MAX_COUNT`
+    /// boids or with wrap on, γ(1) NaN in a flat flock too.
+    pub correlation_share: Stat,
+    pub anisotropy: Stat,
+    /// The state most of the window's samples were in (Tunstrøm et al.'s thresholds on each
+    /// sample's polarization and milling; a tie is transitional); `None` with no sample.
+    pub state: Option<GroupState>,
 }
 
 impl Row {
-    /// The six measures in the CSV's order: polarization, milling, groups, largest group,
-    /// median nearest distance, mean neighbours.
-    pub fn stats(&self) -> [Stat; 6] {
+    /// The eight measures in the CSV's order: polarization, milling, groups, largest group,
+    /// median nearest distance, mean neighbours, ξ/L, γ(1).
+    pub fn stats(&self) -> [Stat; 8] {
         [
             self.polarization,
             self.milling,
@@ -64,12 +81,50 @@ impl Row {
             self.largest_group,
             self.median_nearest,
             self.mean_neighbours,
+            self.correlation_share,
+            self.anisotropy,
         ]
     }
 }
 
 /// The measures of one sample, in the order of `Row::stats`.
-type Sample = [f64; 6];
+type Sample = [f64; 8];
+
+/// The state of most samples (polarization and milling their first two numbers).
+fn majority_state(samples: &[Sample]) -> Option<GroupState> {
+    let mut votes = [0usize; 4];
+    for s in samples.iter().filter(|s| !s[0].is_nan() && !s[1].is_nan()) {
+        votes[group_state(s[0] as f32, s[1] as f32).index()] += 1;
+    }
+    let most = *votes.iter().max()?;
+    if most == 0 {
+        return None;
+    }
+    let winners: Vec<usize> = (0..4).filter(|&k| votes[k] == most).collect();
+    Some(match winners[..] {
+        [one] => GroupState::ALL[one],
+        _ => GroupState::Transitional,
+    })
+}
+
+/// ξ/L and γ(1) of `flock`, NaN where they are not taken (`CANON_MAX_COUNT`).
+fn canon_measures(flock: &Flock) -> [f64; 2] {
+    if flock.len() > CANON_MAX_COUNT || flock.settings().wrap {
+        return [f64::NAN; 2];
+    }
+    let (p, v) = (flock.positions(), flock.velocities());
+    let correlation = velocity_correlation(p, v, CORRELATION_BINS);
+    let share = match correlation.length {
+        Some(xi) if correlation.size > 0.0 => f64::from(xi / correlation.size),
+        _ => f64::NAN,
+    };
+    // In a flat flock no neighbour lies above or below: γ would read the plane's normal.
+    let gamma = match flock.is_flat() {
+        true => f64::NAN,
+        false => anisotropy(p, v, 1).map_or(f64::NAN, f64::from),
+    };
+    [share, gamma]
+}
 
 /// An experiment under way.
 pub struct Runner {
@@ -198,6 +253,7 @@ impl Runner {
                 break;
             }
             let m = flock.metrics();
+            let [share, gamma] = canon_measures(flock);
             self.taken.push([
                 f64::from(m.polarization),
                 f64::from(m.milling),
@@ -205,6 +261,8 @@ impl Runner {
                 f64::from(m.largest_group),
                 f64::from(m.median_nearest),
                 f64::from(flock.mean_neighbours()),
+                share,
+                gamma,
             ]);
         }
     }
@@ -224,6 +282,9 @@ impl Runner {
             largest_group: stat(3),
             median_nearest: stat(4),
             mean_neighbours: stat(5),
+            correlation_share: stat(6),
+            anisotropy: stat(7),
+            state: majority_state(&self.taken),
         });
         self.point += 1;
         if self.point < self.points.len() {
@@ -240,4 +301,44 @@ pub fn run(spec: Spec) -> Result<Vec<Row>, SpecError> {
     let mut runner = Runner::new(spec)?;
     runner.advance(u64::MAX);
     Ok(runner.into_rows())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(polarization: f64, milling: f64) -> Sample {
+        [
+            polarization,
+            milling,
+            1.0,
+            1.0,
+            1.0,
+            1.0,
+            f64::NAN,
+            f64::NAN,
+        ]
+    }
+
+    #[test]
+    fn the_state_is_most_samples_and_a_tie_is_transitional() {
+        let polarized = sample(0.9, 0.1);
+        let milling = sample(0.1, 0.9);
+        let swarm = sample(0.1, 0.1);
+        assert_eq!(majority_state(&[]), None);
+        assert_eq!(majority_state(&[sample(f64::NAN, f64::NAN)]), None);
+        assert_eq!(
+            majority_state(&[polarized, milling, polarized]),
+            Some(GroupState::Polarized)
+        );
+        assert_eq!(
+            majority_state(&[swarm, milling, milling]),
+            Some(GroupState::Milling)
+        );
+        assert_eq!(
+            majority_state(&[swarm, polarized]),
+            Some(GroupState::Transitional)
+        );
+        assert_eq!(majority_state(&[swarm]), Some(GroupState::Swarm));
+    }
 }

@@ -144,6 +144,35 @@ pub enum GroupState {
     Transitional,
 }
 
+impl GroupState {
+    /// In the order an experiment's row packs them (0 to 3).
+    pub const ALL: [GroupState; 4] = [
+        GroupState::Swarm,
+        GroupState::Milling,
+        GroupState::Polarized,
+        GroupState::Transitional,
+    ];
+
+    /// Its word, as the CSV and the page's measures write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            GroupState::Swarm => "swarm",
+            GroupState::Milling => "milling",
+            GroupState::Polarized => "polarized",
+            GroupState::Transitional => "transitional",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<GroupState> {
+        GroupState::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    /// Its place in `ALL`.
+    pub fn index(self) -> usize {
+        GroupState::ALL.iter().position(|&s| s == self).unwrap_or(3)
+    }
+}
+
 /// Tunstrøm et al.'s thresholds: polarized when polarization > 0.65 and rotation < 0.35;
 /// milling when rotation > 0.65 and polarization < 0.35; a swarm when both are below 0.35;
 /// else transitional.
