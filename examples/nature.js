@@ -8,12 +8,13 @@
 
 import { flockOf } from '../www/core/dom.js';
 import { kebab } from '../www/core/settings.js';
-import { SPECS } from '../www/core/wasm-load.js';
+import { Flock, SPECS } from '../www/core/wasm-load.js';
 import { workerModule } from '../www/core/worker-module.js';
 import { loadFeatureTexts } from '../www/i18n/feature-words.js';
 import { loadLang, texts } from '../www/i18n/texts.js';
 import { buildFitPanel } from '../www/nature/fit-panel.js';
 import { drawLeadership } from '../www/nature/leaders.js';
+import { recordModelFlight } from '../www/nature/model-flight.js';
 import { buildPlayerBar } from '../www/nature/player-bar.js';
 import { buildProfileTable } from '../www/nature/profile-table.js';
 import { PIGEONS, readRecording, RecordingPlayer } from '../www/nature/recording.js';
@@ -77,4 +78,11 @@ window.fitPanel = buildFitPanel(document.getElementById('fit'), { ...words, ...w
   count: model.flock.count(),
 });
 
-window.leadership = drawLeadership(document.getElementById('leaders'), flight, words);
+window.leadership = drawLeadership(document.getElementById('leaders'), flight, { ...words, leadersTitle: words.pigeonLeadersTitle });
+// Beside it, a model flock pulled toward one leader, recorded and read the same way.
+const modelFlight = new bindings.Replay(recordModelFlight(Flock, { leaderId: words.modelLeaderId }));
+window.modelLeadership = drawLeadership(document.getElementById('model-leaders'), modelFlight, {
+  ...words,
+  leadersTitle: words.modelLeadersTitle,
+  leadersLabel: words.modelLeadersLabel,
+});

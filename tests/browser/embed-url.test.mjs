@@ -52,7 +52,15 @@ test('settings → Copy link → the link opens the same values and the same flo
   assert.notEqual(values.count, specs.find((s) => s.name === 'count').default, 'the count changed');
 
   // The address bar follows.
-  await a.waitForFunction(() => new URLSearchParams(location.search).get('cohesion') === '2.35', null, { timeout: 5000 });
+  // (Written after each change settles: wait for the last of them, the count, too.)
+  await a.waitForFunction(
+    (count) => {
+      const query = new URLSearchParams(location.search);
+      return query.get('cohesion') === '2.35' && query.get('count') === String(count);
+    },
+    values.count,
+    { timeout: 15_000 },
+  );
   const query = await a.evaluate(() => Object.fromEntries(new URLSearchParams(location.search)));
   assert.equal(Number(query.seed), values.seed, 'the seed is in the URL');
   assert.equal(Number(query.count), values.count, 'the count is in the URL');

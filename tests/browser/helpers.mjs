@@ -180,7 +180,11 @@ export function watchProblems(page) {
     problems.push(`pageerror: ${err}`);
   });
   page.on('requestfailed', (req) => {
-    problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`);
+    const error = req.failure()?.errorText;
+    // Cancelled, not failed: a reload or a navigation drops what the page still had in
+    // flight (the favicon, under load), and a missing file answers 404 (below) instead.
+    if (error === 'net::ERR_ABORTED') return;
+    problems.push(`request failed: ${req.url()} (${error})`);
   });
   page.on('response', (res) => {
     if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);

@@ -51,10 +51,19 @@ test('the pigeons play through the page and measure as natively', { timeout: 120
     }
   }
   // The graph: the native order, every edge, and as many lines in its list.
-  const order = await page.locator('.nature-leaders-caption p').first().textContent();
+  const order = await page.locator('#leaders .nature-leaders-caption p').first().textContent();
   assert.ok(order.includes(pinned.order.join(', ')), `order: ${order}`);
-  assert.equal(await page.locator('.nature-leaders-graph path[marker-end]').count(), pinned.leads.length);
-  assert.equal(await page.locator('.nature-leads li').count(), pinned.leads.length);
+  assert.equal(await page.locator('#leaders .nature-leaders-graph path[marker-end]').count(), pinned.leads.length);
+  assert.equal(await page.locator('#leaders .nature-leads li').count(), pinned.leads.length);
+  // Beside it the model's, recorded on the page (www/nature/model-flight.js): each of its ten
+  // boids turns before the leader L it is pulled toward, as tests/nature.rs finds natively.
+  const model = await page.evaluate(() => window.modelLeadership.leads.map((l) => [l.leader, l.follower, l.delay]));
+  assert.deepEqual(model.map(([, follower]) => follower), Array(10).fill('L'), JSON.stringify(model));
+  assert.deepEqual(model.map(([leader]) => Number(leader)).sort((a, b) => a - b), Array.from({ length: 10 }, (_, i) => i + 1));
+  assert.ok(model.every(([, , delay]) => delay >= 0.2 && delay <= 0.8), JSON.stringify(model));
+  assert.match(await page.locator('#model-leaders .nature-leaders-caption p').first().textContent(), /, L\.$/);
+  const arrows = await page.locator('.nature-leaders-graph marker').evaluateAll((ms) => ms.map((m) => m.id));
+  assert.equal(new Set(arrows).size, 2, `two markers of their own: ${arrows}`);
 
   // Playing: the birds move with the element's clock, the bar follows, the plot samples them.
   await page.evaluate(() => window.naturePlayer.seek(150));
@@ -239,5 +248,34 @@ test('on a 390x844 phone in Ukrainian the words are the language\'s and nothing 
   assert.ok(wideAfter <= 0, `with the fit's table the page scrolls ${wideAfter} px sideways`);
   saveArtifact('nature-phone-uk.png', await page.screenshot({ fullPage: true }));
   assert.deepEqual(pageErrors, []);
+  await context.close();
+});
+
+test('the papers\' experiments: each language links the three spec files, and a link opens the Experiment group filled in', { timeout: 120_000 }, async () => {
+  const html = readFileSync(`${repoRoot}/examples/nature.html`, 'utf8');
+  const names = ['correlation-size', 'anisotropy-topological', 'zones-state'];
+  const files = names.map((name) => JSON.parse(readFileSync(`${repoRoot}/examples/experiments/${name}.json`, 'utf8')));
+  const links = [...html.matchAll(/<ul class="nature-canon">([\s\S]*?)<\/ul>/g)].map(([, list]) =>
+    [...list.matchAll(/href="([^"]+)"/g)].map(([, href]) => href),
+  );
+  assert.equal(links.length, 4, 'one list a language');
+  for (const list of links) {
+    assert.equal(list.length, 3);
+    list.forEach((href, i) => {
+      const spec = JSON.parse(Buffer.from(new URL(href, 'https://x/examples/').searchParams.get('experiment'), 'base64url').toString('utf8'));
+      assert.deepEqual(spec, files[i], `${href.slice(0, 40)}… is ${names[i]}.json`);
+    });
+  }
+  const { context, page, problems } = await open();
+  const href = await page.locator('[data-lesson-lang="en"] .nature-canon a').first().getAttribute('href');
+  const main = await context.newPage();
+  await main.goto(new URL(href, `${env.server.url}examples/`).href);
+  await main.waitForSelector('#exp-run', { timeout: 60_000 });
+  assert.equal(await main.locator('#group-experiment').getAttribute('open'), '', 'the group is open');
+  const values = await main.evaluate(() =>
+    Object.fromEntries(['param', 'points', 'seeds', 'count', 'settle', 'measure'].map((k) => [k, document.getElementById(`exp-${k}`)?.value])),
+  );
+  assert.deepEqual(values, { param: 'count', points: '5', seeds: '1 2', count: '100', settle: '20', measure: '10' });
+  assert.deepEqual(problems, []);
   await context.close();
 });

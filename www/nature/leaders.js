@@ -8,6 +8,8 @@ import { fill } from '../i18n/feature-words.js';
 const SVG = 'http://www.w3.org/2000/svg';
 const ROW = 34;
 const LEFT = 40;
+/** Graphs drawn: each its own arrow marker's id (two graphs share a page). */
+let drawn = 0;
 
 function svg(tag, attributes) {
   const node = document.createElementNS(SVG, tag);
@@ -33,7 +35,8 @@ export function drawLeadership(container, replay, words) {
   const width = LEFT + ROW * order.length * 0.5 + 60;
   const picture = svg('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': words.leadersLabel, class: 'nature-leaders-graph' });
   const defs = svg('defs', {});
-  const marker = svg('marker', { id: 'nature-arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 6, markerHeight: 6, orient: 'auto' });
+  const arrow = `nature-arrow-${++drawn}`;
+  const marker = svg('marker', { id: arrow, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 6, markerHeight: 6, orient: 'auto' });
   marker.append(svg('path', { d: 'M0,0 L10,5 L0,10 z', fill: '#1d4a6e' }));
   defs.append(marker);
   picture.append(defs);
@@ -47,7 +50,7 @@ export function drawLeadership(container, replay, words) {
       stroke: '#1d4a6e',
       'stroke-width': 1.2,
       'stroke-opacity': 0.35 + 0.65 * Math.max(0, Math.min(1, (lead.correlation - 0.5) / 0.5)),
-      'marker-end': 'url(#nature-arrow)',
+      'marker-end': `url(#${arrow})`,
     });
     const title = svg('title', {});
     title.textContent = fill(words.leadsLine, { leader: lead.leader, follower: lead.follower, delay: lead.delay.toFixed(1) });
