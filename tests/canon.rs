@@ -6,6 +6,8 @@
 //! a mill from 2.5 up). The row's ξ/L and γ(1) are NaN where they are not taken: a wrapped
 //! world, more than `CANON_MAX_COUNT` boids; γ(1) in a flat flock.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use boids::sim::experiment::{read_json, run, Row, Spec, CANON_MAX_COUNT};
 use boids::sim::measures::nature::GroupState;
 use boids::sim::Param;
