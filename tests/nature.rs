@@ -329,3 +329,27 @@ fn a_model_flock_turns_before_the_leader_it_follows() {
         }
     }
 }
+
+/// docs/nature.md's table comes from `experiment fit examples/experiments/fit-pigeons.json`:
+/// the file runs as it is, and its fit ends well under the defaults' distance.
+#[test]
+fn the_documented_fit_runs_and_beats_the_defaults() {
+    let spec = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/experiments/fit-pigeons.json"
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_experiment"))
+        .args(["fit", spec, "--quiet"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let result: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let fitted = result["fitted"]["distance"].as_f64().unwrap();
+    let defaults = result["defaults"]["distance"].as_f64().unwrap();
+    assert!(fitted < 0.5 * defaults, "{result}");
+    assert_eq!(result["evaluations"], 120);
+}

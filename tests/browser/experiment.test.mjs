@@ -214,7 +214,7 @@ test('a noise sweep: order at no noise, disorder at the top, falling in between;
   assert.equal(lines[2], `# spec ${JSON.stringify(SWEEP)}`);
   assert.match(lines[3], /^param,direction,seed,value,samples,polarization,polarization_sd,milling,/);
   const first = sweep.rows[0];
-  assert.equal(lines[4].split(',').length, 17);
+  assert.equal(lines[4].split(',').length, 22);
   assert.ok(lines[4].startsWith(`noise,up,1,0,10,${first.polarization.mean},${first.polarization.sd},`), lines[4]);
   assert.equal(lines.length, 4 + SWEEP.values.length + 1);
   assert.deepEqual(problems, []);
