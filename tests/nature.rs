@@ -277,7 +277,7 @@ fn the_command_line_fits_and_refuses_bad_specs() {
 /// A model flock with a leader, recorded in the recording format (as
 /// `www/nature/model-flight.js` records it for the lesson): ten boids pulled toward one leader
 /// (`leaderWeight` 3) in a world of side 60, `time,id,x,y,z,vx,vy,vz` every 0.2 s, the leader
-/// as "L".
+/// as "L" (the lesson names it ★: a pigeon is called L).
 fn model_recording(seed: u32) -> String {
     use boids::sim::{Flock, Param};
     let mut flock = Flock::new(10, Some(seed));

@@ -56,12 +56,12 @@ test('the pigeons play through the page and measure as natively', { timeout: 120
   assert.equal(await page.locator('#leaders .nature-leaders-graph path[marker-end]').count(), pinned.leads.length);
   assert.equal(await page.locator('#leaders .nature-leads li').count(), pinned.leads.length);
   // Beside it the model's, recorded on the page (www/nature/model-flight.js): each of its ten
-  // boids turns before the leader L it is pulled toward, as tests/nature.rs finds natively.
+  // boids turns before the leader ★ it is pulled toward, as tests/nature.rs finds natively.
   const model = await page.evaluate(() => window.modelLeadership.leads.map((l) => [l.leader, l.follower, l.delay]));
-  assert.deepEqual(model.map(([, follower]) => follower), Array(10).fill('L'), JSON.stringify(model));
+  assert.deepEqual(model.map(([, follower]) => follower), Array(10).fill('★'), JSON.stringify(model));
   assert.deepEqual(model.map(([leader]) => Number(leader)).sort((a, b) => a - b), Array.from({ length: 10 }, (_, i) => i + 1));
   assert.ok(model.every(([, , delay]) => delay >= 0.2 && delay <= 0.8), JSON.stringify(model));
-  assert.match(await page.locator('#model-leaders .nature-leaders-caption p').first().textContent(), /, L\.$/);
+  assert.match(await page.locator('#model-leaders .nature-leaders-caption p').first().textContent(), /, ★\.$/);
   const arrows = await page.locator('.nature-leaders-graph marker').evaluateAll((ms) => ms.map((m) => m.id));
   assert.equal(new Set(arrows).size, 2, `two markers of their own: ${arrows}`);
 

@@ -16,7 +16,7 @@ const DT = 1 / 60;
  * leader pulling at `leaderWeight` in a world of side `worldSize`, over `seconds`: boids named
  * 1…count, the leader `leaderId`.
  */
-export function recordModelFlight(Flock, { count = 10, seed = 1, seconds = 120, leaderWeight = 3, worldSize = 60, leaderId = 'L' } = {}) {
+export function recordModelFlight(Flock, { count = 10, seed = 1, seconds = 120, leaderWeight = 3, worldSize = 60, leaderId = '★' } = {}) {
   const flock = new Flock(count, seed);
   try {
     flock.setLeaders(1);
