@@ -366,6 +366,20 @@ test('slices merged equal the whole run; result codes round-trip and refuse anot
         otherResult: await caught((async () => ex.mergeResults([slices[0], upDownSlices[1]]))()),
         twice: await caught((async () => ex.mergeResults([slices[0], parsed[0]]))()),
         garbled: await caught(ex.parseResultCode(codes[0].slice(0, -12))),
+        older: await caught(
+          (async () => {
+            // A code as a version before the canon measures made it: rows of 16 numbers.
+            const b64 = codes[0].slice('boids1:'.length).replace(/-/g, '+').replace(/_/g, '/');
+            const packed = Uint8Array.from(atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4)), (c) => c.charCodeAt(0));
+            const inflate = async (bytes, stream) => new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(stream)).arrayBuffer());
+            const format = packed[0] === 0x1f ? 'gzip' : 'deflate-raw';
+            const data = JSON.parse(new TextDecoder().decode(await inflate(packed, new DecompressionStream(format))));
+            data.rows = data.rows.map((row) => row.slice(0, 16));
+            const again = await inflate(new TextEncoder().encode(JSON.stringify(data)), new CompressionStream('gzip'));
+            const text = btoa(String.fromCharCode(...again)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+            return ex.parseResultCode(`boids1:${text}`, small);
+          })(),
+        ),
         notACode: await caught(ex.parseResultCode('hello')),
         noSpec: await caught((async () => ex.mergeResults([bare]))()),
         tooMany: await caught((async () => ex.sliceSpecs(small, 7))()),
@@ -398,6 +412,8 @@ test('slices merged equal the whole run; result codes round-trip and refuse anot
   assert.match(r.twice.message, /given twice/);
   assert.equal(r.garbled?.name, 'TypeError');
   assert.match(r.garbled.message, /garbled/);
+  assert.equal(r.older?.name, 'TypeError');
+  assert.match(r.older.message, /^parseResultCode: this code is from an older version of the page \(0\.1\.0\): run that part/);
   assert.equal(r.notACode?.name, 'TypeError');
   assert.match(r.notACode.message, /not a result code/);
   assert.equal(r.noSpec?.name, 'TypeError');

@@ -449,6 +449,10 @@ export async function parseResultCode(code, spec) {
   const sliceOk =
     slice === null || (isObject(slice) && Number.isInteger(slice.of) && Number.isInteger(slice.index) && slice.index >= 0 && slice.index < slice.of);
   const numbers = (row) => row.slice(2).every((n) => n === null || typeof n === 'number');
+  // Before the canon measures (ξ/L, γ(1), the state) a row packed 16 numbers.
+  if (Array.isArray(rows) && rows.length && rows.every((row) => Array.isArray(row) && row.length === 16)) {
+    throw new TypeError(`parseResultCode: this code is from an older version of the page (${version ?? 'unknown'}): run that part of the experiment again`);
+  }
   if (
     !/^[0-9a-f]{16}$/.test(fingerprint) ||
     !sliceOk ||
