@@ -86,3 +86,19 @@ window.modelLeadership = drawLeadership(document.getElementById('model-leaders')
   leadersTitle: words.modelLeadersTitle,
   leadersLabel: words.modelLeadersLabel,
 });
+
+// The papers' experiments: each link opens the main page's Experiment group with the spec of
+// its file (examples/experiments/), carried as `?experiment=` (base64url of the JSON, as
+// experimentLink writes it), built here rather than written out in each language's links.
+for (const link of document.querySelectorAll('a[data-experiment]')) {
+  const file = new URL(`experiments/${link.dataset.experiment}.json`, import.meta.url);
+  fetch(file)
+    .then((response) => (response.ok ? response.text() : Promise.reject(new Error(`${file}: ${response.status}`))))
+    .then((text) => {
+      const json = JSON.stringify(JSON.parse(text));
+      const bytes = new TextEncoder().encode(json);
+      const code = btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+      link.href = `${new URL(link.getAttribute('href'), location.href).href}?experiment=${code}`;
+    })
+    .catch((error) => console.warn(`the experiment link ${link.dataset.experiment}: ${error.message}`));
+}

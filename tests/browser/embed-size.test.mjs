@@ -109,10 +109,11 @@ const LAB_LIMIT = 15 * KB;
  * Real flocks (issue 43): www/nature/ (the recording's reader and player, its bar, the
  * measures' table, the leadership graph) and its words, loaded only by a lesson that shows
  * them (examples/nature.html). Its module is the experiment worker's (WORKER_LIMIT), its data
- * DATA_LIMIT.
+ * DATA_LIMIT. 12 KB with the model's flight recorded for its leadership graph
+ * (model-flight.js and its words): 11.3 KB.
  */
 const isNature = (file) => file.startsWith('www/nature/') || /^www\/i18n\/nature-[a-z]{2}\.js$/.test(file);
-const NATURE_LIMIT = 11 * KB;
+const NATURE_LIMIT = 12 * KB;
 /**
  * The recordings that ship (www/data/): the pigeons' flight (Nagy et al. 2010), its measured
  * fixes as text, gzipped by the repository itself (115.2 KB; the browser unzips it), loaded
@@ -132,7 +133,11 @@ const DATA_LIMIT = 120 * KB;
 // 9.6 KB with the shared loaders; the lesson in four languages, examples/nature.html and .js,
 // 10.2 KB; the page +2.2 KB): 364.2 KB; the pigeons' flight is counted apart (DATA_LIMIT).
 // 368 KB from the shapes (their meshes in both builds of the page's module): 367.4 KB.
-const DIST_LIMIT = 368 * KB;
+// 375 KB with the canon of issue 43: the experiment rows' new measures (the runner, the plot,
+// the panel's states and their words, +1.4 KB), the lesson's ready experiments and the
+// model's leadership graph in four languages (nature.html and .js, model-flight.js, +4.7 KB),
+// the spec files (+0.5 KB): 374.1 KB. The page's own first download did not grow.
+const DIST_LIMIT = 375 * KB;
 /** The studio: its page, scripts, style and two tables of its words (15.1 KB when set). */
 const STUDIO_LIMIT = 17 * KB;
 /**
@@ -153,8 +158,9 @@ const PATCH_LIMIT = 20 * KB;
 // 21 KB from issue 41: the Experiment group in three files of one job each (form, run and
 // plot, the class split) costs ~1.5 KB of per-file gzip; the contract in Rust saved ~0.35 KB: 21.0 KB.
 // 21.5 KB from issue 41's end: toCsv refuses a link or a list of rows too long to copy into
-// the module (a RangeError, not a trap): 21.1 KB.
-const EXPERIMENT_LIMIT = 21.5 * KB;
+// the module (a RangeError, not a trap): 21.1 KB. 22.5 KB with the canon in each row (ξ/L,
+// γ(1), the state; the panel lists the states at each value; older codes said so): 22.0 KB.
+const EXPERIMENT_LIMIT = 22.5 * KB;
 /**
  * The experiment worker's module, boids_worker_bg.wasm (77.2 KB when the limit was set). 95 KB
  * from issue 42: the algorithm lab's SearchLab and the naive and Morton searches (`lab`
