@@ -118,16 +118,7 @@ const checkSpec = (spec, where) => JSON.parse(readSpec(spec, where).json);
 const printOf = (spec, where) => readSpec(spec, where).print;
 
 /** The measures of a row, in the CSV's order. */
-const STATS = Object.freeze([
-  'polarization',
-  'milling',
-  'groups',
-  'largestGroup',
-  'medianNearest',
-  'meanNeighbours',
-  'correlationShare',
-  'anisotropy',
-]);
+const STATS = Object.freeze(['polarization', 'milling', 'groups', 'largestGroup', 'medianNearest', 'meanNeighbours', 'correlationShare', 'anisotropy']);
 /** The states a row's last number names, in the module's order (GroupState::ALL). */
 const STATES = Object.freeze(['swarm', 'milling', 'polarized', 'transitional']);
 /** The longest `# link` a CSV takes. */
