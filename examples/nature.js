@@ -8,13 +8,12 @@
 
 import { flockOf } from '../www/core/dom.js';
 import { kebab } from '../www/core/settings.js';
-import { Flock, SPECS } from '../www/core/wasm-load.js';
+import { SPECS } from '../www/core/wasm-load.js';
 import { workerModule } from '../www/core/worker-module.js';
 import { loadFeatureTexts } from '../www/i18n/feature-words.js';
 import { loadLang, texts } from '../www/i18n/texts.js';
 import { buildFitPanel } from '../www/nature/fit-panel.js';
 import { drawLeadership } from '../www/nature/leaders.js';
-import { recordModelFlight } from '../www/nature/model-flight.js';
 import { buildPlayerBar } from '../www/nature/player-bar.js';
 import { buildProfileTable } from '../www/nature/profile-table.js';
 import { PIGEONS, readRecording, RecordingPlayer } from '../www/nature/recording.js';
@@ -79,26 +78,23 @@ window.fitPanel = buildFitPanel(document.getElementById('fit'), { ...words, ...w
 });
 
 window.leadership = drawLeadership(document.getElementById('leaders'), flight, { ...words, leadersTitle: words.pigeonLeadersTitle });
-// Beside it, a model flock pulled toward one leader, recorded and read the same way.
-const modelFlight = new bindings.Replay(recordModelFlight(Flock, { leaderId: words.modelLeaderId }));
-window.modelLeadership = drawLeadership(document.getElementById('model-leaders'), modelFlight, {
-  ...words,
-  leadersTitle: words.modelLeadersTitle,
-  leadersLabel: words.modelLeadersLabel,
-});
+// Beside it, a model flock pulled toward one leader, recorded and read the same way: 7,200
+// steps on this thread, so only when the graph comes near the screen (not while the page's
+// flocks start: WebKit drew them late).
+const modelBox = document.getElementById('model-leaders');
+new IntersectionObserver(
+  async (entries, observer) => {
+    if (!entries.some((entry) => entry.isIntersecting)) return;
+    observer.disconnect();
+    // Imported here: with them among this script's imports WebKit drew the model flock late.
+    const [{ recordModelFlight }, { Flock }] = await Promise.all([import('../www/nature/model-flight.js'), import('../www/core/wasm-load.js')]);
+    const modelFlight = new bindings.Replay(recordModelFlight(Flock, { leaderId: words.modelLeaderId }));
+    window.modelLeadership = drawLeadership(modelBox, modelFlight, {
+      ...words,
+      leadersTitle: words.modelLeadersTitle,
+      leadersLabel: words.modelLeadersLabel,
+    });
+  },
+  { rootMargin: '300px' },
+).observe(modelBox);
 
-// The papers' experiments: each link opens the main page's Experiment group with the spec of
-// its file (examples/experiments/), carried as `?experiment=` (base64url of the JSON, as
-// experimentLink writes it), built here rather than written out in each language's links.
-for (const link of document.querySelectorAll('a[data-experiment]')) {
-  const file = new URL(`experiments/${link.dataset.experiment}.json`, import.meta.url);
-  fetch(file)
-    .then((response) => (response.ok ? response.text() : Promise.reject(new Error(`${file}: ${response.status}`))))
-    .then((text) => {
-      const json = JSON.stringify(JSON.parse(text));
-      const bytes = new TextEncoder().encode(json);
-      const code = btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-      link.href = `${new URL(link.getAttribute('href'), location.href).href}?experiment=${code}`;
-    })
-    .catch((error) => console.warn(`the experiment link ${link.dataset.experiment}: ${error.message}`));
-}

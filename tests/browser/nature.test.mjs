@@ -57,6 +57,8 @@ test('the pigeons play through the page and measure as natively', { timeout: 120
   assert.equal(await page.locator('#leaders .nature-leads li').count(), pinned.leads.length);
   // Beside it the model's, recorded on the page (www/nature/model-flight.js): each of its ten
   // boids turns before the leader ★ it is pulled toward, as tests/nature.rs finds natively.
+  await page.locator('#model-leaders').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => window.modelLeadership, null, { timeout: 30_000 });
   const model = await page.evaluate(() => window.modelLeadership.leads.map((l) => [l.leader, l.follower, l.delay]));
   assert.deepEqual(model.map(([, follower]) => follower), Array(10).fill('★'), JSON.stringify(model));
   assert.deepEqual(model.map(([leader]) => Number(leader)).sort((a, b) => a - b), Array.from({ length: 10 }, (_, i) => i + 1));
@@ -66,6 +68,7 @@ test('the pigeons play through the page and measure as natively', { timeout: 120
   assert.equal(new Set(arrows).size, 2, `two markers of their own: ${arrows}`);
 
   // Playing: the birds move with the element's clock, the bar follows, the plot samples them.
+  await page.locator('#pigeons').scrollIntoViewIfNeeded(); // (an element off screen rests)
   await page.evaluate(() => window.naturePlayer.seek(150));
   const before = await el.evaluate((el) => Array.from(el.flock.velocities().slice(0, 3)));
   await el.evaluate((el) => (el.paused = false));
