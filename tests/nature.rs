@@ -222,6 +222,27 @@ fn the_model_fits_the_pigeons_more_closely_than_its_defaults() {
 /// `experiment fit SPEC.json` (the command line's fit): JSON out with the fitted values by
 /// name, closer than the defaults; the same run twice prints the same fit; a spec with an
 /// unknown key or a recording with a bad line is refused with a message.
+/// `experiment fit SPEC --quiet`, run.
+fn fit_cli(spec: &str) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_experiment"))
+        .args(["fit", spec, "--quiet"])
+        .output()
+        .unwrap()
+}
+
+/// A fit that succeeded: its JSON, the fitted distance and the defaults'.
+fn fitted_against_defaults(out: &std::process::Output) -> (Value, f64, f64) {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let result: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let fitted = result["fitted"]["distance"].as_f64().unwrap();
+    let defaults = result["defaults"]["distance"].as_f64().unwrap();
+    (result, fitted, defaults)
+}
+
 #[test]
 fn the_command_line_fits_and_refuses_bad_specs() {
     let dir = std::env::temp_dir().join(format!("boids-fit-{}", std::process::id()));
@@ -233,21 +254,8 @@ fn the_command_line_fits_and_refuses_bad_specs() {
         format!(r#"{{ "recording": "{flight}", "params": ["separationRadius", "speed"], "evaluations": 12, "settle": 4, "measure": 4 }}"#),
     )
     .unwrap();
-    let run = |file: &std::path::Path| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_experiment"))
-            .args(["fit", file.to_str().unwrap(), "--quiet"])
-            .output()
-            .unwrap()
-    };
-    let out = run(&spec);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let result: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let fitted = result["fitted"]["distance"].as_f64().unwrap();
-    let defaults = result["defaults"]["distance"].as_f64().unwrap();
+    let run = |file: &std::path::Path| fit_cli(file.to_str().unwrap());
+    let (result, fitted, defaults) = fitted_against_defaults(&run(&spec));
     assert!(fitted < defaults, "{result}");
     assert!(result["fitted"]["values"]["separationRadius"].is_f64());
     assert_eq!(result["evaluations"], 12);
@@ -338,18 +346,7 @@ fn the_documented_fit_runs_and_beats_the_defaults() {
         env!("CARGO_MANIFEST_DIR"),
         "/examples/experiments/fit-pigeons.json"
     );
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_experiment"))
-        .args(["fit", spec, "--quiet"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let result: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let fitted = result["fitted"]["distance"].as_f64().unwrap();
-    let defaults = result["defaults"]["distance"].as_f64().unwrap();
+    let (result, fitted, defaults) = fitted_against_defaults(&fit_cli(spec));
     assert!(fitted < 0.5 * defaults, "{result}");
     assert_eq!(result["evaluations"], 120);
 }
