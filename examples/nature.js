@@ -79,14 +79,14 @@ window.fitPanel = buildFitPanel(document.getElementById('fit'), { ...words, ...w
 
 window.leadership = drawLeadership(document.getElementById('leaders'), flight, { ...words, leadersTitle: words.pigeonLeadersTitle });
 // Beside it, a model flock pulled toward one leader, recorded and read the same way: 7,200
-// steps on this thread, so only when the graph comes near the screen (not while the page's
-// flocks start: WebKit drew them late).
+// steps on this thread, so only when the graph comes near the screen, not while the page's
+// flocks start.
 const modelBox = document.getElementById('model-leaders');
 new IntersectionObserver(
   async (entries, observer) => {
     if (!entries.some((entry) => entry.isIntersecting)) return;
     observer.disconnect();
-    // Imported here: with them among this script's imports WebKit drew the model flock late.
+    // Imported here: a reader who never scrolls this far never fetches them.
     const [{ recordModelFlight }, { Flock }] = await Promise.all([import('../www/nature/model-flight.js'), import('../www/core/wasm-load.js')]);
     const modelFlight = new bindings.Replay(recordModelFlight(Flock, { leaderId: words.modelLeaderId }));
     window.modelLeadership = drawLeadership(modelBox, modelFlight, {
