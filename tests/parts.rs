@@ -149,6 +149,37 @@ fn modes() -> Vec<(&'static str, Flock)> {
         ),
         ("hawks, leaders, species, wind, obstacle, pointer", busy),
         ("2D hawk, leader, species, pointer", flat_busy),
+        (
+            "a drone swarm: delay, loss, wrong headings, bold members",
+            flock(
+                700,
+                18,
+                Settings {
+                    delay: 0.3,
+                    message_loss: 0.25,
+                    failures: 0.15,
+                    failure_mode: 2,
+                    roles: 0.4,
+                    ..walled()
+                },
+            ),
+        ),
+        (
+            "a drone swarm, 2D, nearest k: delay, halting failures",
+            flock(
+                500,
+                19,
+                Settings {
+                    flat: true,
+                    topological: true,
+                    nearest_k: 5,
+                    delay: 0.2,
+                    failures: 0.25,
+                    failure_mode: 1,
+                    ..walled()
+                },
+            ),
+        ),
     ]
 }
 
@@ -191,10 +222,11 @@ fn step_shares(flock: &Flock, head: &[u8], workers: &mut [Flock], cut: Cut, all:
     };
     for (part, worker) in workers.iter_mut().enumerate() {
         worker.load_head(head, count).expect("the head loads");
-        let (positions, velocities, species) = worker.boids_mut();
+        let (positions, velocities, species, ids) = worker.boids_mut();
         positions.copy_from_slice(flock.positions());
         velocities.copy_from_slice(flock.velocities());
         species.copy_from_slice(flock.species());
+        ids.copy_from_slice(flock.ids());
         let mut share = PartState::default();
         let stepped = match cut {
             Cut::Even => {
@@ -312,7 +344,7 @@ fn shares_hold_every_boid_once_and_about_equally() {
         let load = || {
             let mut worker = Flock::new(0, Some(0));
             worker.load_head(&head, count).unwrap();
-            let (p, v, _) = worker.boids_mut();
+            let (p, v, _, _) = worker.boids_mut();
             p.copy_from_slice(flock.positions());
             v.copy_from_slice(flock.velocities());
             worker

@@ -195,6 +195,41 @@ fn modes() -> Vec<(&'static str, Flock, usize)> {
             busy,
             200,
         ),
+        // The swarm's frontier: a past of 0.5 s half read (the snapshot carries it), lost
+        // messages, failures that lie, bold members.
+        (
+            "a drone swarm: delay, loss, wrong headings, bold members",
+            flock(
+                500,
+                13,
+                Settings {
+                    delay: 0.5,
+                    message_loss: 0.3,
+                    failures: 0.2,
+                    failure_mode: 2,
+                    roles: 0.3,
+                    ..walled()
+                },
+            ),
+            50,
+        ),
+        (
+            "a drone swarm, 2D, nearest k: delay, halting failures",
+            flock(
+                400,
+                14,
+                Settings {
+                    flat: true,
+                    topological: true,
+                    nearest_k: 6,
+                    delay: 0.25,
+                    failures: 0.3,
+                    failure_mode: 1,
+                    ..walled()
+                },
+            ),
+            40,
+        ),
     ]
 }
 
@@ -334,9 +369,9 @@ fn a_flock_restored_mid_run_continues_bit_for_bit() {
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
 fn sizes_are_28_bytes_a_boid_and_a_species_byte_with_species() {
-    // The frame (17), 28 parameters (8 bytes each), the flock's own figures (45) and the
-    // behaviours' four counts.
-    let fixed = 17 + 28 * 8 + 45 + 4;
+    // The frame (17), 33 parameters (8 bytes each), the flock's own figures (45), the
+    // behaviours' four counts and the delay's past (its frame count: 0 frames).
+    let fixed = 17 + 33 * 8 + 45 + 4 + 4;
     for count in [50, 1500, 10_000] {
         let flock = Flock::new(count, Some(1));
         assert_eq!(flock.snapshot().len(), fixed + 28 * count, "{count} boids");

@@ -179,7 +179,10 @@ fn an_intact_snapshot_with_a_value_no_flock_holds_is_refused_and_says_which() {
         |param: Param| 9 + 8 * (PARAMS.iter().position(|s| s.param == param).unwrap() - 1);
     let perception = parameter(Param::Perception);
     assert_eq!(body[perception..perception + 8], 7.25f64.to_le_bytes());
-    let behaviours = species + n;
+    // The delay's past follows the boids: its frame count (none here, no delay), then
+    // the behaviours.
+    let past = species + n;
+    let behaviours = past + 4;
     let obstacle = find(&body, &bits(&flock.obstacles()[0]));
     let patch = |at: usize, value: &[u8]| {
         let mut body = body.clone();
@@ -238,6 +241,10 @@ fn an_intact_snapshot_with_a_value_no_flock_holds_is_refused_and_says_which() {
             both[sky..sky + 8].copy_from_slice(&1.0f64.to_le_bytes());
             reseal(both)
         }),
+        (
+            "6 frames of the past, more than 0",
+            patch(past, &6u32.to_le_bytes()),
+        ),
         ("6 hawks, more than 5", patch(behaviours, &[6])),
         ("for the pointer", patch(behaviours + 3, &[3])),
         (

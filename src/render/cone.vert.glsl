@@ -5,7 +5,7 @@ precision highp float;
 
 layout(location = 0) in vec3 a_vertex;     // the shape's mesh, pointing along +x, length 1
 layout(location = 1) in vec3 a_normal;
-layout(location = 2) in vec4 a_pos_kind;   // instance: position xyz, kind (0 boid, 1 hawk, 2 leader)
+layout(location = 2) in vec4 a_pos_kind;   // instance: position xyz, kind (0 boid, 1 hawk, 2 leader, 3 failed boid)
 layout(location = 3) in vec4 a_vel_species;  // instance: velocity xyz, value (colour.rs)
 layout(location = 4) in float a_paint;     // shapes.rs's Paint: 0 flock, 1 beak, 2 eye, 3 down
 
@@ -55,7 +55,8 @@ void main() {
 
     float kind = a_pos_kind.w;
     bool selected = gl_InstanceID == u_selected;
-    float size = u_size * (kind > 1.5 ? 1.7 : kind > 0.5 ? 2.2 : selected ? 1.8 : 1.0);
+    bool failed = kind > 2.5;
+    float size = u_size * (failed ? (selected ? 1.8 : 1.0) : kind > 1.5 ? 1.7 : kind > 0.5 ? 2.2 : selected ? 1.8 : 1.0);
     size *= u_contrast > 0.5 ? 1.3 : 1.0;  // the projector look: cones 30 % larger
     vec3 world = a_pos_kind.xyz + turn * (a_vertex * size);
     gl_Position = u_view_proj * vec4(world, 1.0);
@@ -89,10 +90,12 @@ void main() {
     // The chick's down: yellow, a tenth of it the mode's colour (a hint of heading,
     // species, speed on a flock of chicks; a quarter turned the yellow orange).
     if (a_paint > 2.5) color = mix(vec3(1.0, 0.88, 0.2), color, 0.1);
+    // A failed member of a swarm: slate grey whatever the mode, told apart from the working.
+    if (failed) color = vec3(0.42, 0.44, 0.5);
     // The selected boid: bright, and larger (above), whatever the mode.
     color = selected ? vec3(1.0, 0.97, 0.75) : color;
     v_look = u_contrast > 0.5 ? vec2(0.25, 1.0) : vec2(0.78, 0.0);
-    v_color = kind > 1.5 ? vec3(1.0, 0.82, 0.3) : kind > 0.5 ? vec3(0.95, 0.18, 0.14) : color;
+    v_color = failed ? color : kind > 1.5 ? vec3(1.0, 0.82, 0.3) : kind > 0.5 ? vec3(0.95, 0.18, 0.14) : color;
     // A beak and eyes keep their colours, whoever wears them.
     v_color = a_paint > 2.5 ? v_color : a_paint > 1.5 ? vec3(0.06, 0.05, 0.05) : a_paint > 0.5 ? vec3(1.0, 0.4, 0.05) : v_color;
 }

@@ -15,7 +15,7 @@
 //! | floats | meaning                                                        |
 //! |--------|----------------------------------------------------------------|
 //! | 0..3   | position xyz                                                   |
-//! | 3      | kind: 0 boid, 1 hawk (larger, red), 2 leader (larger, gold)    |
+//! | 3      | kind: 0 boid, 1 hawk (larger, red), 2 leader (larger, gold), 3 failed boid (grey) |
 //! | 4..7   | velocity xyz (orientation and colour come from it)             |
 //! | 7      | species (0–3; colours the boid when there is more than one)    |
 //!
@@ -65,6 +65,7 @@ const PATH_SAMPLES: usize = 160;
 const KIND_BOID: f32 = 0.0;
 const KIND_HAWK: f32 = 1.0;
 const KIND_LEADER: f32 = 2.0;
+const KIND_FAILED: f32 = 3.0;
 
 /// Simulation (z up) to GL (y up) coordinates.
 fn gl_xyz(v: &[f32]) -> [f32; 3] {
@@ -305,12 +306,19 @@ impl Renderer {
     /// slot 7 holds what `colour_by` colours by.
     fn stage(&mut self, flock: &sim::Flock, colour_by: ColourBy) {
         self.staging.clear();
+        // A hash per boid and frame, only while some have failed (`Flock::traits_of`).
+        let failing = flock.get(sim::Param::Failures) > 0.0;
+        let ids = flock.ids();
         let boids = flock
             .positions()
             .chunks_exact(3)
             .zip(flock.velocities().chunks_exact(3))
             .enumerate()
-            .map(|(i, (p, v))| (p, v, KIND_BOID, colour_by.value(flock, i)));
+            .map(|(i, (p, v))| {
+                let failed = failing && flock.traits_of(ids[i]) & sim::FAILED != 0;
+                let kind = if failed { KIND_FAILED } else { KIND_BOID };
+                (p, v, kind, colour_by.value(flock, i))
+            });
         let hawks = flock
             .predator_positions()
             .chunks_exact(3)

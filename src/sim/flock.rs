@@ -26,6 +26,7 @@ mod search;
 mod snapshot;
 mod steer;
 mod survey;
+mod swarm;
 mod window;
 
 pub use handout::Handout;
@@ -81,6 +82,8 @@ pub struct Flock {
     lab: search::Lab,
     /// What looking around cost in the last step (`search_stats`).
     last_totals: Totals,
+    /// The swarm's past and the step's layout for it (`flock/swarm.rs`).
+    swarm: swarm::SwarmState,
     grid: Grid,
     world: f32,
     mean_neighbours: f32,
@@ -403,7 +406,8 @@ impl Flock {
         let mut neighbours = 0u64;
         // Only the rules and the edges: every boid moves afterwards, `WIDE` at a time
         // (`glide_all`), from what it saw. Else each moves as soon as it has looked around.
-        let glides = !(forces.active || self.one_at_a_time);
+        // The swarm's boids each heed their own role or fail: one at a time too.
+        let glides = !(forces.active || self.one_at_a_time || self.settings.swarm());
         let mut sightings = std::mem::take(&mut self.sightings);
         if glides {
             sightings.resize(next.positions.len() / 3);
@@ -490,6 +494,7 @@ impl Flock {
                 flat,
             );
         }
+        self.remember();
         self.ticks += 1;
         self.revision = self.revision.wrapping_add(1);
         self.mean_neighbours = totals.neighbours as f32 / self.len() as f32;

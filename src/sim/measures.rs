@@ -58,10 +58,24 @@ pub struct Metrics {
     /// Mean speed, and the share of boids within 20 % of `cruise`.
     pub mean_speed: f32,
     pub cruising: f32,
+    /// The drone swarms' measures (Vásárhelyi et al. 2018). Velocity correlation: the
+    /// mean over every pair of boids of v̂ᵢ · v̂ⱼ, from −1/(N−1) to 1; about polarization²
+    /// in a big flock, but a pair measure, as the drones' papers take it.
+    pub velocity_correlation: f32,
+    /// The same within each big group, mean weighted by size (0 when there are none).
+    pub group_correlation: f32,
+    /// Share of boids in no big group: stragglers, members left outside any cluster.
+    pub outside: f32,
+    /// Collision ratio: the share of pairs of boids closer than `COLLISION_RADIUS`,
+    /// over the boids `local_sample` picks (each exactly).
+    pub collisions: f32,
 }
 
 /// Groups smaller than this are stragglers, not flocks.
 pub const BIG_GROUP: usize = 10;
+/// Two boids closer than this (world units) have collided: a quarter of the default
+/// separation radius, about the length of a drawn cone.
+pub const COLLISION_RADIUS: f32 = 0.5;
 /// "Cruising" means within this fraction of the cruise speed.
 pub const CRUISE_BAND: f32 = 0.2;
 

@@ -31,6 +31,7 @@ pub mod search;
 pub mod sandbox;
 mod settings;
 mod snapshot;
+pub mod swarm;
 
 pub use behaviours::Pulls;
 pub use behaviours::{LEADER_PACE, MAX_OBSTACLES, MAX_OBSTACLE_RADIUS, MIN_OBSTACLE_RADIUS};
@@ -48,3 +49,4 @@ pub use predator::MAX_PREDATORS;
 pub use presets::{Preset, UnknownPreset, PRESETS};
 pub use settings::{auto_world_size, Settings};
 pub use snapshot::{SnapshotError, VERSION as SNAPSHOT_VERSION};
+pub use swarm::{FailureMode, BOLD, FAILED};

@@ -53,6 +53,11 @@ pub enum Param {
     Flat,
     Topological,
     NearestK,
+    Delay,
+    MessageLoss,
+    Failures,
+    FailureMode,
+    Roles,
 }
 
 /// One row of the table.
@@ -82,6 +87,11 @@ pub const DEFAULT_WORLD_SIZE: f64 = 40.0;
 /// The strongest noise, rad/√s: where the defaults' flock is disordered (see
 /// `tests/noise.rs`: polarization falls from 0.9+ to about the value of random headings).
 pub const NOISE_MAX: f64 = 4.0;
+
+/// The longest delay, seconds: Vásárhelyi et al.'s drones flew with 1 s; at 2 s the
+/// default flock has long fallen apart. The memory the past takes caps it lower for big
+/// flocks (`swarm::most_delay`).
+pub const MAX_DELAY: f64 = 2.0;
 
 pub const PARAMS: &[ParamSpec] = &[
     ParamSpec {
@@ -492,6 +502,76 @@ pub const PARAMS: &[ParamSpec] = &[
         slider: true,
         description: "How many nearest neighbours a boid heeds when \"Nearest k only\" is on.",
     },
+    ParamSpec {
+        param: Param::Delay,
+        name: "delay",
+        label: "Delay",
+        min: 0.0,
+        max: MAX_DELAY,
+        default: 0.0,
+        step: 0.05,
+        unit: "s",
+        kind: Kind::Real,
+        scale: Scale::Linear,
+        slider: true,
+        description: "How late a boid hears its neighbours: it reacts to where they were and how they flew this many seconds ago, as drones hear each other over radio. Its own state it knows now.",
+    },
+    ParamSpec {
+        param: Param::MessageLoss,
+        name: "messageLoss",
+        label: "Message loss",
+        min: 0.0,
+        max: 1.0,
+        default: 0.0,
+        step: 0.05,
+        unit: "",
+        kind: Kind::Real,
+        scale: Scale::Linear,
+        slider: true,
+        description: "Share of messages lost: each step, each neighbour goes unheard with this chance, and a boid neither follows nor avoids one it does not hear.",
+    },
+    ParamSpec {
+        param: Param::Failures,
+        name: "failures",
+        label: "Failures",
+        min: 0.0,
+        max: 1.0,
+        default: 0.0,
+        step: 0.01,
+        unit: "",
+        kind: Kind::Real,
+        scale: Scale::Linear,
+        slider: true,
+        description: "Share of boids that have failed: they no longer steer (drawn in their own colour), and behave as the failure mode says. The seed picks which.",
+    },
+    ParamSpec {
+        param: Param::FailureMode,
+        name: "failureMode",
+        label: "Failure mode",
+        min: 0.0,
+        max: 2.0,
+        default: 0.0,
+        step: 1.0,
+        unit: "",
+        kind: Kind::Integer,
+        scale: Scale::Linear,
+        slider: true,
+        description: "What a failed boid does: 0 flies straight on, 1 drifts to a halt, 2 flies straight on and tells its neighbours a wrong heading.",
+    },
+    ParamSpec {
+        param: Param::Roles,
+        name: "roles",
+        label: "Bold members",
+        min: 0.0,
+        max: 1.0,
+        default: 0.0,
+        step: 0.05,
+        unit: "",
+        kind: Kind::Real,
+        scale: Scale::Linear,
+        slider: true,
+        description: "Share of bold boids: they cruise 30 % faster and heed their neighbours' heading and centre half as much. The seed picks which.",
+    },
 ];
 
 impl Param {
@@ -515,7 +595,20 @@ impl Param {
 /// Why a value was refused.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ParamError {
-    NotFinite { name: &'static str, value: f64 },
+    NotFinite {
+        name: &'static str,
+        value: f64,
+    },
+    /// The past a `delay` needs at `count` boids would take more than the flock keeps
+    /// (`swarm::HISTORY_BUDGET`): at that count, `most` seconds at most. `name` is the
+    /// parameter that was set (the delay, or the count).
+    HistoryTooLarge {
+        name: &'static str,
+        delay: f64,
+        count: usize,
+        bytes: usize,
+        most: f64,
+    },
 }
 
 impl ParamError {
@@ -530,6 +623,24 @@ impl ParamError {
                     message += &format!(" (range {min} to {max})");
                 }
                 message
+            }
+            ParamError::HistoryTooLarge {
+                name,
+                delay,
+                count,
+                bytes,
+                most,
+            } => {
+                let megabytes = |bytes: usize| number((bytes as f64 / 1e6).round());
+                let budget = megabytes(crate::sim::swarm::HISTORY_BUDGET);
+                format!(
+                    "{name}: a delay of {} s at {} boids would keep {} MB of the flock's past, more than the {budget} MB it may; at {} boids the delay is at most {} s",
+                    number(*delay),
+                    number(*count as f64),
+                    megabytes(*bytes),
+                    number(*count as f64),
+                    number(*most),
+                )
             }
         }
     }
@@ -604,6 +715,11 @@ mod tests {
             Param::Flat,
             Param::Topological,
             Param::NearestK,
+            Param::Delay,
+            Param::MessageLoss,
+            Param::Failures,
+            Param::FailureMode,
+            Param::Roles,
         ];
         // Exhaustive: a parameter added to the enum does not compile here until it is
         // listed above too.
@@ -636,7 +752,12 @@ mod tests {
             | Param::SpeciesCount
             | Param::Flat
             | Param::Topological
-            | Param::NearestK => (),
+            | Param::NearestK
+            | Param::Delay
+            | Param::MessageLoss
+            | Param::Failures
+            | Param::FailureMode
+            | Param::Roles => (),
         };
         assert_eq!(all.len(), PARAMS.len());
         for param in all {

@@ -62,6 +62,15 @@ pub struct Settings {
     /// Heed the `nearest_k` nearest neighbours instead of all within the perception radius.
     pub topological: bool,
     pub nearest_k: usize,
+    /// How late, in seconds, a boid hears its neighbours (`swarm.rs`): 0, now.
+    pub delay: f32,
+    /// Share of messages lost, each neighbour each step.
+    pub message_loss: f32,
+    /// Share of boids that have failed, and what they do (`swarm::FailureMode`, by number).
+    pub failures: f32,
+    pub failure_mode: usize,
+    /// Share of bold boids (`swarm::Role::BOLD`).
+    pub roles: f32,
 }
 
 impl Default for Settings {
@@ -95,11 +104,22 @@ impl Default for Settings {
             flat: default(Param::Flat) != 0.0,
             topological: default(Param::Topological) != 0.0,
             nearest_k: default(Param::NearestK) as usize,
+            delay: default(Param::Delay),
+            message_loss: default(Param::MessageLoss),
+            failures: default(Param::Failures),
+            failure_mode: default(Param::FailureMode) as usize,
+            roles: default(Param::Roles),
         }
     }
 }
 
 impl Settings {
+    /// Whether any of the swarm's frontier is on (delay, message loss, failures, roles):
+    /// then the step looks around through `flock/swarm.rs`.
+    pub fn swarm(&self) -> bool {
+        self.delay > 0.0 || self.message_loss > 0.0 || self.failures > 0.0 || self.roles > 0.0
+    }
+
     /// The defaults in a walled box rather than the open sky: the world the experiments and
     /// the rule tests place their boids in by coordinates (a side that follows the count,
     /// nothing outside it).

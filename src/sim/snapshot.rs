@@ -23,7 +23,7 @@
 pub const MAGIC: [u8; 4] = *b"BOID";
 /// The format this build writes and reads. A change of layout (or of what a step reads)
 /// is a new version: an old snapshot is refused with `Version`, not misread.
-pub const VERSION: u8 = 1;
+pub const VERSION: u8 = 2;
 /// Magic, version and length.
 const HEADER: usize = 9;
 /// The FNV-1a 64 at the end.

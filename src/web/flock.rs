@@ -122,6 +122,11 @@ js_parameters! {
     alignmentRadius / setAlignmentRadius => Param::AlignmentRadius;
     sky / setSky => Param::Sky;
     homeRange / setHomeRange => Param::HomeRange;
+    delay / setDelay => Param::Delay;
+    messageLoss / setMessageLoss => Param::MessageLoss;
+    failures / setFailures => Param::Failures;
+    failureMode / setFailureMode => Param::FailureMode;
+    roles / setRoles => Param::Roles;
 }
 
 fn point(x: f64, y: f64, z: f64) -> Vec3 {

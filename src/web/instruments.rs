@@ -117,7 +117,8 @@ impl Flock {
 
     /// The measures of the whole flock now: `{count, polarization, milling, meanNeighbours,
     /// meanNearest, medianNearest, groups, bigGroups, largestGroup, groupPolarization,
-    /// elongation, streaming, localOrder, meanSpeed, cruising}` (see the README's "The flocks
+    /// elongation, streaming, localOrder, meanSpeed, cruising, velocityCorrelation,
+    /// groupCorrelation, outside, collisions}` (see the README's "The flocks
     /// people watch"; nearest distances are `NaN` when no boid has a neighbour within the
     /// perception radius). With several species, `species` holds the same per species.
     pub fn metrics(&self) -> Object {
@@ -229,6 +230,10 @@ fn metrics_object(m: &Metrics) -> Object {
         ("localOrder", m.local_order),
         ("meanSpeed", m.mean_speed),
         ("cruising", m.cruising),
+        ("velocityCorrelation", m.velocity_correlation),
+        ("groupCorrelation", m.group_correlation),
+        ("outside", m.outside),
+        ("collisions", m.collisions),
     ] {
         set(&object, name, value);
     }

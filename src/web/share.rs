@@ -32,7 +32,8 @@ impl Flock {
     /// Views into the module's memory, to copy through at once: the boids' positions,
     /// velocities (xyz each) and species as they are, then room for the shares' new
     /// positions, velocities, neighbours heeded (`Uint16Array`), strongest rules and the
-    /// sort's order (`Uint32Array`), for the boids `shareBegin` handed out.
+    /// sort's order (`Uint32Array`), for the boids `shareBegin` handed out; last the boids'
+    /// ids (`Uint32Array`: a swarm's draws, who fails and who is bold, follow them).
     #[wasm_bindgen(js_name = shareViews)]
     pub fn share_views(&self) -> Array {
         let sim = self.sim();
@@ -41,7 +42,7 @@ impl Flock {
         // other call into the module (see the module's comment); nothing here allocates in
         // the module between making them and returning.
         unsafe {
-            views8([
+            views9([
                 Float32Array::view(sim.positions()).into(),
                 Float32Array::view(sim.velocities()).into(),
                 Uint8Array::view(sim.species()).into(),
@@ -50,6 +51,7 @@ impl Flock {
                 Uint16Array::view(&shares.counts).into(),
                 Uint8Array::view(&shares.strongest).into(),
                 Uint32Array::view(&shares.order).into(),
+                Uint32Array::view(sim.ids()).into(),
             ])
         }
     }
@@ -77,8 +79,8 @@ impl Flock {
     }
 }
 
-/// The eight views, as one array.
-fn views8(views: [JsValue; 8]) -> Array {
+/// The nine views, as one array.
+fn views9(views: [JsValue; 9]) -> Array {
     views.into_iter().collect()
 }
 
@@ -135,13 +137,13 @@ impl FlockShare {
     /// Views to copy through at once: the loaded boids' positions, velocities (xyz each)
     /// and species, to write; then the new positions, velocities, neighbours heeded,
     /// strongest rules and the sort's order after `advance`, slot by slot, of which this
-    /// share wrote its `runs`.
+    /// share wrote its `runs`; last the loaded boids' ids, to write.
     pub fn views(&mut self) -> Array {
         let out = &self.out;
-        let (positions, velocities, species) = self.copy.boids_mut();
+        let (positions, velocities, species, ids) = self.copy.boids_mut();
         // SAFETY: as `Flock.shareViews`.
         unsafe {
-            views8([
+            views9([
                 Float32Array::view(positions).into(),
                 Float32Array::view(velocities).into(),
                 Uint8Array::view(species).into(),
@@ -150,6 +152,7 @@ impl FlockShare {
                 Uint16Array::view(&out.counts).into(),
                 Uint8Array::view(&out.strongest).into(),
                 Uint32Array::view(&out.order).into(),
+                Uint32Array::view(ids).into(),
             ])
         }
     }

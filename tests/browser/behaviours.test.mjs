@@ -68,7 +68,7 @@ test('each preset button sets exactly its values, and the sliders then show them
   const { page, pageErrors } = await open('?count=300');
   const presets = await page.evaluate(() => customElements.get('boids-flock').presets);
   const names = presets.map((p) => p.name).sort();
-  assert.deepEqual(names, ['arrows', 'defaults', 'fishBall', 'murmuration', 'ribbons'], 'the five presets of the issue');
+  assert.deepEqual(names, ['arrows', 'defaults', 'droneSwarm', 'fishBall', 'murmuration', 'ribbons'], 'the five presets of the issue, and the drone swarm (issue 44)');
 
   // Defaults last, so every other preset starts from values that are not its own.
   const order = [...presets.filter((p) => p.name !== 'defaults'), presets.find((p) => p.name === 'defaults')];

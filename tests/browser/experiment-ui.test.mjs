@@ -157,7 +157,7 @@ test('the group loads its modules only when opened; a short sweep fills the plot
   assert.match(csv[3], /^# link http.*[?&]experiment=/, 'the link');
   assert.equal(
     csv[4],
-    'param,direction,seed,value,samples,polarization,polarization_sd,milling,milling_sd,groups,groups_sd,largest_group,largest_group_sd,median_nearest,median_nearest_sd,mean_neighbours,mean_neighbours_sd,correlation_share,correlation_share_sd,anisotropy,anisotropy_sd,state',
+    'param,direction,seed,value,samples,polarization,polarization_sd,milling,milling_sd,groups,groups_sd,largest_group,largest_group_sd,median_nearest,median_nearest_sd,mean_neighbours,mean_neighbours_sd,correlation_share,correlation_share_sd,anisotropy,anisotropy_sd,velocity_correlation,velocity_correlation_sd,group_correlation,group_correlation_sd,outside,outside_sd,collisions,collisions_sd,state',
   );
   assert.equal(csv.filter((line) => line && !line.startsWith('#')).length, 1 + 3, 'the header and three rows');
   const [png] = await Promise.all([page.waitForEvent('download'), page.locator('#exp-png').click()]);

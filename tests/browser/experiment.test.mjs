@@ -214,7 +214,7 @@ test('a noise sweep: order at no noise, disorder at the top, falling in between;
   assert.equal(lines[2], `# spec ${JSON.stringify(SWEEP)}`);
   assert.match(lines[3], /^param,direction,seed,value,samples,polarization,polarization_sd,milling,/);
   const first = sweep.rows[0];
-  assert.equal(lines[4].split(',').length, 22);
+  assert.equal(lines[4].split(',').length, 30);
   assert.ok(lines[4].startsWith(`noise,up,1,0,10,${first.polarization.mean},${first.polarization.sd},`), lines[4]);
   assert.equal(lines.length, 4 + SWEEP.values.length + 1);
   assert.deepEqual(problems, []);
@@ -481,7 +481,7 @@ const GOLDEN = JSON.parse(readFileSync(path.join(repoRoot, 'tests/fixtures/exper
 
 /** The rows of a CSV as runExperiment gives them (a test's reading: '' is NaN). */
 function csvRows(csv) {
-  const stats = ['polarization', 'milling', 'groups', 'largestGroup', 'medianNearest', 'meanNeighbours', 'correlationShare', 'anisotropy'];
+  const stats = ['polarization', 'milling', 'groups', 'largestGroup', 'medianNearest', 'meanNeighbours', 'correlationShare', 'anisotropy', 'velocityCorrelation', 'groupCorrelation', 'outside', 'collisions'];
   const number = (text) => (text === '' ? NaN : Number(text));
   return csv
     .split('\n')

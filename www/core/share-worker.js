@@ -9,14 +9,15 @@
 import { initSync, FlockShare } from '../../boids.js';
 
 let share = null;
-let shared = null; // { control, positions, velocities, species, outPositions, outVelocities, counts, strongest, order }
+let shared = null; // { control, positions, velocities, species, outPositions, outVelocities, counts, strongest, order, ids }
 
 function step({ head, count, dt }) {
   share.load(head, count);
-  let [positions, velocities, species] = share.views();
+  let [positions, velocities, species, , , , , , ids] = share.views();
   positions.set(shared.positions.subarray(0, 3 * count));
   velocities.set(shared.velocities.subarray(0, 3 * count));
   species.set(shared.species.subarray(0, count));
+  ids.set(shared.ids.subarray(0, count));
   // control[1] is the next chunk: each claim takes one, whichever worker asks.
   let chunks = 0;
   share.advance(dt, () => (chunks++, Atomics.add(shared.control, 1, 1)));

@@ -122,6 +122,7 @@ export class SharePool {
       counts: new Uint16Array(new SharedArrayBuffer(2 * capacity)),
       strongest: new Uint8Array(new SharedArrayBuffer(capacity)),
       order: new Uint32Array(new SharedArrayBuffer(4 * capacity)),
+      ids: new Uint32Array(new SharedArrayBuffer(4 * capacity)),
     };
     this.capacity = capacity;
     for (const worker of this.workers) worker.postMessage({ shared: this.shared });
@@ -130,13 +131,14 @@ export class SharePool {
   /** Hands a step of `dt` of `flock` out; `onReady` is called when every share is in. */
   begin(flock, dt) {
     const head = flock.shareBegin();
-    let [positions, velocities, species] = flock.shareViews();
+    let [positions, velocities, species, , , , , , ids] = flock.shareViews();
     const boids = species.length;
     this.reserve(boids); // JavaScript's memory only: the views stay valid
     this.shared.positions.set(positions);
     this.shared.velocities.set(velocities);
     this.shared.species.set(species);
-    positions = velocities = species = null; // never kept past a call into the module
+    this.shared.ids.set(ids); // a swarm's draws (who fails, who is bold) follow the ids
+    positions = velocities = species = ids = null; // never kept past a call into the module
     Atomics.store(this.shared.control, 0, 0);
     Atomics.store(this.shared.control, 1, 0);
     const generation = ++this.generation;

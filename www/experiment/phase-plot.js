@@ -6,7 +6,8 @@
 
 /**
  * The measures a row holds (www/experiment.js), in the order offered: [key, text key, axis].
- * "share" runs 0–1; "count" and "distance" from 0 to a round number above the data.
+ * "share" runs 0–1; "count", "distance" and "ratio" (a small share) from 0 to a round number
+ * above the data.
  */
 export const MEASURES = [
   ['polarization', 'expPolarization', 'share'],
@@ -17,6 +18,10 @@ export const MEASURES = [
   ['meanNeighbours', 'expMeanNeighbours', 'count'],
   ['correlationShare', 'expCorrelationShare', 'share'],
   ['anisotropy', 'expAnisotropy', 'share'],
+  ['velocityCorrelation', 'expVelocityCorrelation', 'share'],
+  ['groupCorrelation', 'expGroupCorrelation', 'share'],
+  ['outside', 'expOutside', 'share'],
+  ['collisions', 'expCollisions', 'ratio'],
 ];
 
 /** The two legs: [direction, text key, colour, dash]: told apart by dash and marker, not colour alone. */
@@ -135,7 +140,6 @@ export function drawPhasePlot(canvas, { series, x, y, legend, lang = 'en', empty
 
   const small = w < 420;
   const size = small ? 11 : 12;
-  const number = new Intl.NumberFormat(lang, { maximumFractionDigits: 3 });
   const pad = { left: small ? 40 : 48, right: 12, top: 28, bottom: 38 };
   const plotW = Math.max(1, w - pad.left - pad.right);
   const plotH = Math.max(1, h - pad.top - pad.bottom);
@@ -145,6 +149,8 @@ export function drawPhasePlot(canvas, { series, x, y, legend, lang = 'en', empty
   const xHi = x.max > x.min ? x.max : x.min + 1;
   let yHi = 1;
   if (y.axis !== 'share') yHi = niceCeil(Math.max(0, ...all.map((p) => (Number.isFinite(p.hi) ? p.hi : p.mean))));
+  // A collision ratio runs to 1e-4 or so: its ticks in significant digits, not 0, 0, 0.
+  const number = new Intl.NumberFormat(lang, yHi < 0.01 ? { maximumSignificantDigits: 2 } : { maximumFractionDigits: 3 });
   const px = (value) => pad.left + ((value - xLo) / (xHi - xLo)) * plotW;
   const py = (value) => pad.top + plotH * (1 - Math.min(1, Math.max(0, value / yHi)));
 

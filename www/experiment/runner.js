@@ -11,7 +11,7 @@
 // own thread, once, when it is first imported (a top-level await, so that every function
 // below but the codes' stays synchronous), and hands the compiled module to each worker: it is
 // downloaded and compiled once. JavaScript formats nothing here: it passes the spec through,
-// packs and unpacks rows (21 numbers a row, as the module hands them over), puts the name of
+// packs and unpacks rows (29 numbers a row, as the module hands them over), puts the name of
 // the function called before the module's message, and, beside Rust, writes the units' order
 // (unitsOf: slices and merging). It runs the worker, splits, merges, makes codes and links.
 //
@@ -35,8 +35,9 @@
 //   experiment), `version` the module's, rows in the order run: [{ param, direction:
 //   'up'|'down', seed, value, samples, polarization: {mean, sd}, milling, groups,
 //   largestGroup, medianNearest, meanNeighbours, correlationShare (ξ/L), anisotropy (γ(1)),
-//   state: 'swarm'|'milling'|'polarized'|'transitional'|null }] (docs/experiments.md says
-//   when the last three are NaN), `csv(link)` = toCsv(result, link).
+//   velocityCorrelation, groupCorrelation, outside, collisions (the drone swarms'), state:
+//   'swarm'|'milling'|'polarized'|'transitional'|null }] (docs/experiments.md says when
+//   ξ/L, γ(1) and the state are NaN), `csv(link)` = toCsv(result, link).
 // - toCsv(result, link?) → the CSV text, the same as the native `experiment` binary writes
 //   (written by the module: its `# boids` line is the module's version).
 // - mergeResults(results, spec?) → a result of the whole experiment: rows in canonical order
@@ -118,7 +119,7 @@ const checkSpec = (spec, where) => JSON.parse(readSpec(spec, where).json);
 const printOf = (spec, where) => readSpec(spec, where).print;
 
 /** The measures of a row, in the CSV's order. */
-const STATS = Object.freeze(['polarization', 'milling', 'groups', 'largestGroup', 'medianNearest', 'meanNeighbours', 'correlationShare', 'anisotropy']);
+const STATS = Object.freeze(['polarization', 'milling', 'groups', 'largestGroup', 'medianNearest', 'meanNeighbours', 'correlationShare', 'anisotropy', 'velocityCorrelation', 'groupCorrelation', 'outside', 'collisions']);
 /** The states a row's last number names, in the module's order (GroupState::ALL). */
 const STATES = Object.freeze(['swarm', 'milling', 'polarized', 'transitional']);
 /** The longest `# link` a CSV takes. */
@@ -131,7 +132,7 @@ if (Experiment.rowNumbers() !== ROW) {
 const whole = (n, most) => Number.isInteger(n) && n >= 0 && n <= most;
 
 /**
- * A result's rows as numbers, ROW (21) a row, as the module packs them: leg (0 up, 1 down),
+ * A result's rows as numbers, ROW (29) a row, as the module packs them: leg (0 up, 1 down),
  * seed, value, samples, then each measure's mean and sd (NaN for none), then the state's
  * place in STATES (NaN for none). What the CSV is written
  * from; a TypeError for what is not a list of rows, or a row whose direction, seed or samples
@@ -440,8 +441,8 @@ export async function parseResultCode(code, spec) {
   const sliceOk =
     slice === null || (isObject(slice) && Number.isInteger(slice.of) && Number.isInteger(slice.index) && slice.index >= 0 && slice.index < slice.of);
   const numbers = (row) => row.slice(2).every((n) => n === null || typeof n === 'number');
-  // Before the canon measures (ξ/L, γ(1), the state) a row packed 16 numbers.
-  if (Array.isArray(rows) && rows.length && rows.every((row) => Array.isArray(row) && row.length === 16)) {
+  // Before the canon measures (ξ/L, γ(1), the state) a row packed 16 numbers; before the drone swarms' measures, 21.
+  if (Array.isArray(rows) && rows.length && rows.every((row) => Array.isArray(row) && [16, 21].includes(row.length))) {
     throw new TypeError(`parseResultCode: this code is from an older version of the page (${version ?? 'unknown'}): run that part of the experiment again`);
   }
   if (

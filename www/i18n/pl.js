@@ -20,6 +20,10 @@ const panel = {
   groupWind: 'Wiatr',
   groupSpecies: 'Gatunki i sąsiedzi',
   groupSight: 'Wzrok i odstępy',
+  groupSwarm: 'Rój dronów: opóźnienie, straty, awarie',
+  failureStraight: 'leci prosto',
+  failureHalt: 'zwalnia do zatrzymania',
+  failureWrongHeading: 'fałszywy kurs',
   groupWorld: 'Ruch i świat',
   groupLook: 'Wygląd i przyrządy',
   hintTouch: 'Przeciągnij: obrót · uszczypnij: zoom · podwójne dotknięcie: stado · krawędzie: przewijanie',
@@ -324,6 +328,26 @@ const table = {
       'Najbliższe k',
       'Ilu najbliższych sąsiadów bierze pod uwagę boid, gdy włączone jest „Tylko k najbliższych”.',
     ],
+    delay: [
+      'Opóźnienie',
+      'Jak późno boid słyszy sąsiadów: reaguje na to, gdzie byli i jak lecieli tyle sekund temu, jak drony, które słyszą się przez radio. Swój własny stan zna na bieżąco.',
+    ],
+    messageLoss: [
+      'Utrata wiadomości',
+      'Odsetek utraconych wiadomości: w każdym kroku każdego sąsiada nie słychać z tym prawdopodobieństwem, a boid ani nie podąża za niesłyszanym, ani go nie omija.',
+    ],
+    failures: [
+      'Awarie',
+      'Odsetek boidów, które uległy awarii: już nie sterują (mają własny kolor) i zachowują się tak, jak mówi tryb awarii. Które, wybiera ziarno.',
+    ],
+    failureMode: [
+      'Tryb awarii',
+      'Co robi boid po awarii: 0 leci prosto, 1 zwalnia aż do zatrzymania, 2 leci prosto i podaje sąsiadom fałszywy kurs.',
+    ],
+    roles: [
+      'Śmiali członkowie',
+      'Odsetek śmiałych boidów: lecą o 30 % szybciej i o połowę mniej zważają na kurs i środek sąsiadów. Które, wybiera ziarno.',
+    ],
   },
   presets: {
     defaults: ['Domyślne', 'Prosty model z domyślnymi wartościami z tabeli.'],
@@ -331,8 +355,9 @@ const table = {
     ribbons: ['Luźne wstęgi', 'Silne wyrównanie, słaba spójność, krótki wzrok: długie, cienkie strumienie, które się rozchodzą i łączą.'],
     arrows: ['Klucze', 'Silne wyrównanie i spójność, krótki wzrok, szybki lot: kilka osobnych grup, każda leci w swoją stronę.'],
     fishBall: ['Ławica w kuli', 'Silna spójność, martwe pole z tyłu i wolne tempo: kula, która krąży wokół swojego środka.'],
+    droneSwarm: ['Rój dronów', 'Drony na łączach radiowych: każdy słyszy sąsiadów o dziesiątą część sekundy za późno i gubi piątą część ich wiadomości. Powolny, łagodny i dalekowzroczny rój mimo to leci jak jedno; zrób go szybszym lub sztywniejszym albo wydłuż opóźnienie, a się rozpadnie.'],
   },
-  units: { boids: 'boidów', units: 'j.', 'units/s': 'j./s', 'units/s²': 'j./s²', 'rad/√s': 'rad/√s' },
+  units: { boids: 'boidów', units: 'j.', 'units/s': 'j./s', 'units/s²': 'j./s²', 's': 's', 'rad/√s': 'rad/√s' },
 };
 
 // The panel's and the instruments' strings are `ui` strings like any other.

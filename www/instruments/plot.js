@@ -50,6 +50,10 @@ const MEASURES = [
   'localOrder',
   'meanSpeed',
   'cruising',
+  'velocityCorrelation',
+  'groupCorrelation',
+  'outside',
+  'collisions',
 ];
 
 export class MetricsPlot {

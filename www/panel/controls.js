@@ -42,9 +42,14 @@ function decimals(step) {
   return Math.max(0, Math.ceil(-Math.log10(step) - 1e-9));
 }
 
+/** Parameters whose whole values each have a name (the `ui` strings'): `failureMode`'s 0, 1, 2. */
+const CHOICES = { failureMode: ['failureStraight', 'failureHalt', 'failureWrongHeading'] };
+
 /** `value` as shown beside its slider, in the language of `text` (see i18n/texts.js). */
 export function formatValue(spec, value, text) {
   if (spec.kind === 'toggle') return text.ui(value >= 0.5 ? 'on' : 'off');
+  const named = CHOICES[spec.name]?.[Math.round(value)];
+  if (named) return text.ui(named);
   const digits = spec.kind === 'integer' ? 0 : decimals(spec.step);
   const number = new Intl.NumberFormat(text.lang, {
     minimumFractionDigits: digits,

@@ -36,6 +36,7 @@ export const GROUPS = [
   ['leaders', 'groupLeaders', ['leaders', 'leaderWeight']],
   ['wind', 'groupWind', ['windStrength', 'windHeading', 'windElevation']],
   ['species', 'groupSpecies', ['speciesCount', 'topological', 'nearestK']],
+  ['swarm', 'groupSwarm', ['delay', 'messageLoss', 'failures', 'failureMode', 'roles']],
   ['sight', 'groupSight', ['fieldOfView', 'separationRadius', 'alignmentRadius']],
   ['world', 'groupWorld', ['speed', 'noise', 'maxForce', 'flat', 'wrap', 'sky', 'homeRange', 'worldSize']],
   ['look', 'groupLook', []],

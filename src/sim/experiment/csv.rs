@@ -11,7 +11,8 @@ use crate::sim::measures::nature::GroupState;
 pub const HEADER: &str = "param,direction,seed,value,samples,polarization,polarization_sd,\
 milling,milling_sd,groups,groups_sd,largest_group,largest_group_sd,median_nearest,\
 median_nearest_sd,mean_neighbours,mean_neighbours_sd,correlation_share,correlation_share_sd,\
-anisotropy,anisotropy_sd,state";
+anisotropy,anisotropy_sd,velocity_correlation,velocity_correlation_sd,group_correlation,\
+group_correlation_sd,outside,outside_sd,collisions,collisions_sd,state";
 
 /// Writes a finite number as JavaScript's `Number#toString` does.
 pub type WriteNumber = fn(f64) -> String;
@@ -160,6 +161,17 @@ mod native {
         spec.slice = slice;
         match lines.next() {
             Some((_, header)) if header == HEADER => {}
+            // The header before the drone swarms' measures: every column but theirs.
+            Some((i, header))
+                if header.strip_suffix(",state").is_some_and(|old| {
+                    HEADER.starts_with(old) && HEADER[old.len()..].starts_with(",velocity")
+                }) =>
+            {
+                return Err(format!(
+                    "line {}: a CSV of an older version, without the drone swarms' measures: run that experiment again",
+                    i + 1
+                ))
+            }
             Some((i, _)) => return Err(format!("line {}: not the experiment's header", i + 1)),
             None => return Err("no header".into()),
         }
@@ -186,7 +198,7 @@ mod native {
 
     fn parse_row(line: &str, param: &str) -> Option<Row> {
         let fields: Vec<&str> = line.split(',').collect();
-        if fields.len() != 22 || fields[0] != param {
+        if fields.len() != 30 || fields[0] != param {
             return None;
         }
         let number = |text: &str| -> Option<f64> {
@@ -216,7 +228,11 @@ mod native {
             mean_neighbours: stat(15)?,
             correlation_share: stat(17)?,
             anisotropy: stat(19)?,
-            state: match fields[21] {
+            velocity_correlation: stat(21)?,
+            group_correlation: stat(23)?,
+            outside: stat(25)?,
+            collisions: stat(27)?,
+            state: match fields[29] {
                 "" => None,
                 word => Some(GroupState::from_name(word)?),
             },

@@ -34,8 +34,8 @@ macro_rules! field_list {
 /// The fields, as a message lists them (`FIELDS` joined: a test holds them equal).
 pub const FIELD_LIST: &str = field_list!();
 
-/// A row's eight measures, by their JavaScript names, in the order of `Row::stats`.
-pub const STATS: [&str; 8] = [
+/// A row's twelve measures, by their JavaScript names, in the order of `Row::stats`.
+pub const STATS: [&str; 12] = [
     "polarization",
     "milling",
     "groups",
@@ -44,12 +44,16 @@ pub const STATS: [&str; 8] = [
     "meanNeighbours",
     "correlationShare",
     "anisotropy",
+    "velocityCorrelation",
+    "groupCorrelation",
+    "outside",
+    "collisions",
 ];
 
 /// Numbers a row packs into (`pack_rows`): leg (0 up, 1 down), seed, value, samples, then
 /// each measure's mean and sd in the order of `STATS` (the CSV's order, the leg first), then
 /// the state's place in `GroupState::ALL` (NaN for none).
-pub const ROW_NUMBERS: usize = 21;
+pub const ROW_NUMBERS: usize = 29;
 
 /// The longest name read (a parameter's, a direction's): the table's are a few letters long,
 /// and a longer one is no name of it (nor copied whole).

@@ -65,15 +65,23 @@ pub struct Row {
     /// boids or with wrap on, γ(1) NaN in a flat flock too.
     pub correlation_share: Stat,
     pub anisotropy: Stat,
+    /// The drone swarms' measures (Vásárhelyi et al. 2018; `Metrics`): velocity
+    /// correlation, overall and within the big groups, the share of boids in no big group,
+    /// and the collision ratio.
+    pub velocity_correlation: Stat,
+    pub group_correlation: Stat,
+    pub outside: Stat,
+    pub collisions: Stat,
     /// The state most of the window's samples were in (Tunstrøm et al.'s thresholds on each
     /// sample's polarization and milling; a tie is transitional); `None` with no sample.
     pub state: Option<GroupState>,
 }
 
 impl Row {
-    /// The eight measures in the CSV's order: polarization, milling, groups, largest group,
-    /// median nearest distance, mean neighbours, ξ/L, γ(1).
-    pub fn stats(&self) -> [Stat; 8] {
+    /// The twelve measures in the CSV's order: polarization, milling, groups, largest
+    /// group, median nearest distance, mean neighbours, ξ/L, γ(1), velocity correlation
+    /// (overall, within groups), outside, collisions.
+    pub fn stats(&self) -> [Stat; 12] {
         [
             self.polarization,
             self.milling,
@@ -83,12 +91,16 @@ impl Row {
             self.mean_neighbours,
             self.correlation_share,
             self.anisotropy,
+            self.velocity_correlation,
+            self.group_correlation,
+            self.outside,
+            self.collisions,
         ]
     }
 }
 
 /// The measures of one sample, in the order of `Row::stats`.
-type Sample = [f64; 8];
+type Sample = [f64; 12];
 
 /// The state of most samples (polarization and milling their first two numbers).
 fn majority_state(samples: &[Sample]) -> Option<GroupState> {
@@ -263,6 +275,10 @@ impl Runner {
                 f64::from(flock.mean_neighbours()),
                 share,
                 gamma,
+                f64::from(m.velocity_correlation),
+                f64::from(m.group_correlation),
+                f64::from(m.outside),
+                f64::from(m.collisions),
             ]);
         }
     }
@@ -284,6 +300,10 @@ impl Runner {
             mean_neighbours: stat(5),
             correlation_share: stat(6),
             anisotropy: stat(7),
+            velocity_correlation: stat(8),
+            group_correlation: stat(9),
+            outside: stat(10),
+            collisions: stat(11),
             state: majority_state(&self.taken),
         });
         self.point += 1;
@@ -317,6 +337,10 @@ mod tests {
             1.0,
             f64::NAN,
             f64::NAN,
+            0.5,
+            0.5,
+            0.0,
+            0.0,
         ]
     }
 

@@ -4,6 +4,7 @@
 use crate::sim::params::{Param, ParamError};
 use crate::sim::presets::{self, UnknownPreset};
 use crate::sim::settings::{Settings, SKY_SCALE};
+use crate::sim::swarm;
 
 use super::Flock;
 use crate::sim::behaviours::Arena;
@@ -49,6 +50,27 @@ plain_fields! {
     WindStrength => wind_strength,
     WindHeading => wind_heading,
     WindElevation => wind_elevation,
+    MessageLoss => message_loss,
+    Failures => failures,
+    Roles => roles,
+}
+
+impl Flock {
+    /// Refuses a `delay` at `count` boids whose past would take more than
+    /// `swarm::HISTORY_BUDGET` (`name`: the parameter being set).
+    fn check_history(&self, param: Param, delay: f32, count: usize) -> Result<(), ParamError> {
+        let bytes = swarm::history_bytes(delay, count);
+        if bytes <= swarm::HISTORY_BUDGET {
+            return Ok(());
+        }
+        Err(ParamError::HistoryTooLarge {
+            name: param.spec().name,
+            delay: f64::from(delay),
+            count,
+            bytes,
+            most: swarm::most_delay(count),
+        })
+    }
 }
 
 /// A toggle as the table reads it: 0 or 1.
@@ -168,6 +190,8 @@ impl Flock {
             Param::Flat => flag(s.flat),
             Param::Topological => flag(s.topological),
             Param::NearestK => s.nearest_k as f64,
+            Param::Delay => f64::from(s.delay),
+            Param::FailureMode => s.failure_mode as f64,
             _ => unreachable!("plain parameters are read above"),
         }
     }
@@ -182,6 +206,11 @@ impl Flock {
     pub(super) fn apply(&mut self, param: Param, value: f64) -> Result<(), ParamError> {
         let value = param.spec().sanitize(value)?;
         let real = value as f32;
+        match param {
+            Param::Delay => self.check_history(param, real, self.len())?,
+            Param::Count => self.check_history(param, self.settings.delay, value as usize)?,
+            _ => {}
+        }
         if let Some(field) = plain_mut(&mut self.settings, param) {
             *field = real;
             return Ok(());
@@ -247,6 +276,16 @@ impl Flock {
             }
             Param::Topological => s.topological = value != 0.0,
             Param::NearestK => s.nearest_k = value as usize,
+            Param::Delay => {
+                s.delay = real;
+                let now = self.elapsed;
+                if real > 0.0 {
+                    self.swarm.history.trim(now, real);
+                } else {
+                    self.swarm.history.clear();
+                }
+            }
+            Param::FailureMode => s.failure_mode = value as usize,
             _ => unreachable!("plain parameters are set above"),
         }
         Ok(())

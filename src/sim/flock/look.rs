@@ -98,7 +98,7 @@ impl Flock {
     // Not inlined: a shared step's take-in calls it too, and the module's budget is tight.
     #[inline(never)]
     pub(super) fn scan_rows_per_cell(&self) -> usize {
-        if self.settings.topological {
+        if self.walks_cells() {
             return 1;
         }
         let rows = self.grid.rows_per_cell().max(1);
@@ -122,6 +122,15 @@ impl Flock {
         if self.settings.species > 1 {
             self.sorted.gather_species(self.grid.order(), &self.species);
         }
+        if self.settings.swarm() {
+            self.prepare_swarm();
+        }
+    }
+
+    /// Whether the walk's units are cells (nearest-k mode, and the swarm's scan), not
+    /// columns of them.
+    pub(super) fn walks_cells(&self) -> bool {
+        self.settings.topological || self.settings.swarm()
     }
 
     /// The cells the next step's sort (`sort_into_cells`) builds for the flock as it is now;
@@ -174,7 +183,7 @@ impl Flock {
     /// run of them (`flock/parts.rs`).
     pub(super) fn walk_units(&self) -> usize {
         let grid = &self.grid;
-        if self.settings.topological {
+        if self.walks_cells() {
             grid.cell_count()
         } else {
             grid.layers() * grid.dims()
@@ -201,7 +210,7 @@ impl Flock {
         if units.is_empty() {
             return;
         }
-        if self.settings.topological {
+        if self.walks_cells() {
             run(grid.slots_before(units.start)..grid.slots_before(units.end));
             return;
         }
@@ -233,6 +242,9 @@ impl Flock {
         units: std::ops::Range<usize>,
         mut visit: impl FnMut(&Self, usize, &Neighbourhood),
     ) -> u64 {
+        if self.settings.swarm() {
+            return self.scan_all_swarm(units, visit);
+        }
         #[cfg(any(not(target_arch = "wasm32"), feature = "lab"))]
         if self.lab.method != crate::sim::search::SearchMethod::Grid {
             return self.scan_all_by_method(units, &mut visit);

@@ -140,20 +140,26 @@ impl Flock {
         fresh.species = std::mem::take(&mut self.species);
         fresh.neighbour_counts = std::mem::take(&mut self.neighbour_counts);
         fresh.strongest = std::mem::take(&mut self.strongest);
+        fresh.ids = std::mem::take(&mut self.ids);
         fresh.positions.resize(3 * count, 0.0);
         fresh.velocities.resize(3 * count, 0.0);
         fresh.species.resize(count, 0);
-        // Ids are the flock's business, not a worker's: only their number matters here.
-        fresh.ids.clear();
-        fresh.ids.extend(0..count as u32);
+        // The flock's ids, written by the caller with the rest: the swarm's draws (who
+        // fails, whose message is lost) and its past are by id.
+        fresh.ids.resize(count, 0);
         *self = fresh;
         Ok(())
     }
 
-    /// The boids' positions, velocities (xyz each) and species, to be written after
+    /// The boids' positions, velocities (xyz each), species and ids, to be written after
     /// `load_head`: the flock's own, in its order.
-    pub fn boids_mut(&mut self) -> (&mut [f32], &mut [f32], &mut [u8]) {
-        (&mut self.positions, &mut self.velocities, &mut self.species)
+    pub fn boids_mut(&mut self) -> (&mut [f32], &mut [f32], &mut [u8], &mut [u32]) {
+        (
+            &mut self.positions,
+            &mut self.velocities,
+            &mut self.species,
+            &mut self.ids,
+        )
     }
 
     /// Share `split` of one step of `dt` (a single substep: `single_substep`), left in
@@ -303,7 +309,7 @@ impl Flock {
     /// shares cut at the same boids hold every unit once.
     fn first_edge_from(&self, boids: usize) -> usize {
         let grid = &self.grid;
-        if self.settings.topological {
+        if self.walks_cells() {
             return first_reaching(grid.cell_count(), boids, |c| grid.slots_before(c));
         }
         let (dims, per_layer) = (grid.dims(), grid.rows() * grid.dims());

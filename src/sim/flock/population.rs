@@ -40,6 +40,7 @@ impl Flock {
         settings.leaders = within(settings.leaders, Param::Leaders);
         settings.species = within(settings.species, Param::SpeciesCount);
         settings.nearest_k = within(settings.nearest_k, Param::NearestK);
+        settings.failure_mode = within(settings.failure_mode, Param::FailureMode);
         let mut flock = Flock {
             settings,
             seed,
@@ -60,6 +61,7 @@ impl Flock {
             #[cfg(any(not(target_arch = "wasm32"), feature = "lab"))]
             lab: Default::default(),
             last_totals: Default::default(),
+            swarm: Default::default(),
             grid: Grid::default(),
             world: 0.0,
             mean_neighbours: 0.0,
@@ -122,6 +124,7 @@ impl Flock {
         self.update_world();
         self.confine_all();
         self.assign_species();
+        self.swarm.history.clear();
         self.ids = (0..self.len() as u32).collect();
         self.next_id = self.len() as u32;
     }
@@ -159,6 +162,8 @@ impl Flock {
 
     pub(super) fn scatter(&mut self, count: usize) {
         self.touched();
+        // Ids are numbered afresh: the past heard of other boids.
+        self.swarm.history.clear();
         self.rng = Rng::new(self.seed);
         self.positions.clear();
         self.velocities.clear();

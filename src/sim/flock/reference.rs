@@ -70,7 +70,7 @@ impl Flock {
                 offsets.push((self.ids[j], offset));
             }
         }
-        let terms = self.terms(p, v, &seen, &self.forces());
+        let terms = self.terms(p, v, &seen, &self.forces(), Flock::role(self.traits_of(id)));
         Some(Inspection {
             id,
             position: p,

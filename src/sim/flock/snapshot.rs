@@ -7,7 +7,7 @@
 //!
 //! | bytes | what |
 //! |---|---|
-//! | 8 × 28 | every parameter of the table but the count, in its order, as `get` reads it (f64); the world size as set, NaN while it follows the count |
+//! | 8 × 33 | every parameter of the table but the count, in its order, as `get` reads it (f64); the world size as set, NaN while it follows the count |
 //! | 8 | the generator's state |
 //! | 4 + 8 + 8 | the next boid's id; steps taken (noise draws from seed, id and step); seconds flown (f64) |
 //! | 4 | the world's side |
@@ -15,6 +15,7 @@
 //! | 4 | boids, n |
 //! | 12 n + 12 n + 4 n | positions, velocities (xyz each), ids, in the flock's own order (sums run in that order) |
 //! | n | species, only when there is more than one |
+//! | 4 + … | the past, while there is a delay (`swarm::History`): frames, then each frame's time (f64), m, m positions, m velocities (xyz each) and m ids; a step's head holds only the frame its step reads |
 //! | … | hawks, leaders, obstacles, pointer (`Behaviours::write_snapshot`) |
 //!
 //! The parameters are read back through the table's own setters, into a flock of none, and
@@ -28,17 +29,23 @@
 
 use crate::sim::behaviours::{Behaviours, MAX_OBSTACLES};
 use crate::sim::grid::Grid;
+use crate::sim::params::MAX_DELAY;
 use crate::sim::params::{Param, PARAMS};
 use crate::sim::predator::MAX_PREDATORS;
 use crate::sim::rng::Rng;
 use crate::sim::scan::ROWS_PER_CELL;
 use crate::sim::settings::{Settings, SKY_SCALE};
 use crate::sim::snapshot::{Reader, SnapshotError, Writer};
+use crate::sim::swarm::{self, Frame};
 
 use super::Flock;
 
 /// Bytes a boid takes: position and velocity (f32 xyz each), id, species.
 const PER_BOID: usize = 12 + 12 + 4 + 1;
+/// Bytes a boid takes in a frame of the past, and the frame's own (time, count).
+const PER_PAST_BOID: usize = swarm::BYTES_PER_BOID_FRAME;
+const PER_FRAME: usize = 8 + 4;
+
 /// Bytes besides the boids, at most: the frame, the settings, the flock's own figures and
 /// the behaviours (generous: an upper bound, only to refuse absurd lengths unread).
 const BESIDE_BOIDS: usize = 1024;
@@ -50,7 +57,8 @@ impl Flock {
         let boids = Param::Count.spec().max as usize;
         let hawks = MAX_PREDATORS * 28;
         let leaders = Param::Leaders.spec().max as usize * 28;
-        BESIDE_BOIDS + boids * PER_BOID + hawks + leaders + MAX_OBSTACLES * 16
+        let past = swarm::HISTORY_BUDGET + swarm::frames_for(MAX_DELAY as f32) * PER_FRAME;
+        BESIDE_BOIDS + boids * PER_BOID + past + hawks + leaders + MAX_OBSTACLES * 16
     }
 
     /// The flock's whole state as bytes (see the module's table): `from_snapshot` makes a
@@ -63,7 +71,21 @@ impl Flock {
     /// one has (`step_head`: what a worker sharing a step needs besides the boids).
     pub(super) fn write_snapshot(&self, boids: bool) -> Vec<u8> {
         let count = if boids { self.len() } else { 0 };
-        let mut out = Writer::new(BESIDE_BOIDS + count * PER_BOID);
+        // A worker's head carries the one frame its step reads, a snapshot all of them.
+        let past: Vec<&Frame> = if boids {
+            self.history().frames().collect()
+        } else {
+            let s = &self.settings;
+            self.history()
+                .read(self.elapsed, s.delay)
+                .into_iter()
+                .collect()
+        };
+        let past_bytes: usize = past
+            .iter()
+            .map(|frame| PER_FRAME + frame.ids.len() * PER_PAST_BOID)
+            .sum();
+        let mut out = Writer::new(BESIDE_BOIDS + count * PER_BOID + 4 + past_bytes);
         for spec in PARAMS {
             if spec.param != Param::Count {
                 out.f64(self.parameter(spec.param));
@@ -87,6 +109,14 @@ impl Flock {
             if self.settings.species > 1 {
                 out.bytes(&self.species);
             }
+        }
+        out.u32(past.len() as u32);
+        for frame in past {
+            out.f64(frame.time);
+            out.u32(frame.ids.len() as u32);
+            out.f32s(&frame.positions);
+            out.f32s(&frame.velocities);
+            out.u32s(&frame.ids);
         }
         self.behaviours.write_snapshot(&mut out);
         out.finish()
@@ -125,6 +155,7 @@ impl Flock {
         input.check(rows > 0, "no rows of the grid to a cell");
         flock.grid = Grid::with_rows_per_cell(rows);
         flock.read_boids(&mut input);
+        flock.read_past(&mut input);
         flock.behaviours = Behaviours::read_snapshot(&mut input);
         input.finish()?;
         Ok(flock)
@@ -174,6 +205,11 @@ impl Flock {
             flat: _,
             topological: _,
             nearest_k: _,
+            delay: _,
+            message_loss: _,
+            failures: _,
+            failure_mode: _,
+            roles: _,
         } = &flock.settings;
         let mut values = [0.0; PARAMS.len()];
         for (spec, value) in PARAMS.iter().zip(&mut values) {
@@ -194,6 +230,40 @@ impl Flock {
             }
         }
         flock
+    }
+
+    /// Reads the past into this flock (its delay read already): no more frames than the
+    /// delay keeps, none later than now nor out of order, none larger than a flock, the
+    /// whole within the budget, every number finite. A flock with no delay keeps none.
+    fn read_past(&mut self, input: &mut Reader) {
+        let delay = self.settings.delay;
+        let frames = input.count(4, swarm::frames_for(delay), "frames of the past");
+        let most = Param::Count.spec().max as usize;
+        let (mut bytes, mut last) = (0usize, f64::NEG_INFINITY);
+        for _ in 0..frames {
+            let time = input.f64();
+            input.check(
+                time >= last && time <= self.elapsed,
+                "a frame of the past out of order, or after now",
+            );
+            last = time;
+            let m = input.count(4, most, "boids in a frame of the past");
+            bytes += m * PER_PAST_BOID;
+            input.check(
+                bytes <= swarm::HISTORY_BUDGET,
+                "a past larger than the budget",
+            );
+            let not_finite = "a frame of the past with a number that is not finite";
+            let positions = input.finite_f32s(3 * m, not_finite);
+            let velocities = input.finite_f32s(3 * m, not_finite);
+            let ids = input.u32s(m);
+            self.history_mut().push(Frame {
+                time,
+                ids,
+                positions,
+                velocities,
+            });
+        }
     }
 
     /// Reads the boids into this flock (its world and settings read already): positions in

@@ -8,6 +8,7 @@ use crate::sim::edges::confine;
 use crate::sim::glide::Glide;
 use crate::sim::limits::{Limits, Present, PANIC_SPEED_FACTOR, SPEED_RESPONSE};
 use crate::sim::rules::{self, Neighbourhood};
+use crate::sim::swarm::{Role, FAILED};
 
 use super::Flock;
 
@@ -77,13 +78,20 @@ impl Flock {
         seen: &Neighbourhood,
         forces: &Forces,
     ) -> (Vec3, bool) {
-        let terms = self.terms(p, v, seen, forces);
+        let terms = self.terms(p, v, seen, forces, Role::ORDINARY);
         (terms.total, terms.fleeing)
     }
 
     /// [`Flock::acceleration`] term by term: the step's own arithmetic, which the
     /// inspector shows.
-    pub(super) fn terms(&self, p: Vec3, v: Vec3, seen: &Neighbourhood, forces: &Forces) -> Terms {
+    pub(super) fn terms(
+        &self,
+        p: Vec3,
+        v: Vec3,
+        seen: &Neighbourhood,
+        forces: &Forces,
+        role: Role,
+    ) -> Terms {
         let s = &self.settings;
         let (behaviours, fleeing) = if forces.active {
             self.behaviours.pulls(forces, p, v)
@@ -96,12 +104,13 @@ impl Flock {
             PANIC_SPEED_FACTOR * limits.cruise
         } else {
             limits.cruise
-        };
+        } * role.speed;
         let steering = rules::steering(seen, v, cruise, limits.max_force, limits.urgency_radius);
+        let [w_separation, w_alignment, w_cohesion] = role.weights;
         let [separation, alignment, cohesion] = [
-            s.separation * steering.separation,
-            s.alignment * steering.alignment,
-            s.cohesion * steering.cohesion,
+            s.separation * w_separation * steering.separation,
+            s.alignment * w_alignment * steering.alignment,
+            s.cohesion * w_cohesion * steering.cohesion,
         ];
         let pull = separation + alignment + cohesion;
         let turning = rules::mostly_turning(pull, v);
@@ -164,9 +173,14 @@ impl Flock {
         forces: &Forces,
     ) -> ([f32; 3], [f32; 3], u8) {
         let s = &self.settings;
+        let bits = self.traits_of_slot(i);
+        if bits & FAILED != 0 {
+            let (position, velocity) = self.drift(i, h);
+            return (position, velocity, 0);
+        }
         let p = self.sorted.position(i);
         let v = self.sorted.velocity(i);
-        let terms = self.terms(p, v, seen, forces);
+        let terms = self.terms(p, v, seen, forces, Flock::role(bits));
         let (acceleration, fleeing) = (terms.total, terms.fleeing);
         let rule = rules::strongest(terms.separation, terms.alignment, terms.cohesion);
         let limits = &forces.limits;

@@ -8,6 +8,7 @@
 use glam::Vec3;
 
 use super::cells::Cells;
+use super::COLLISION_RADIUS;
 
 /// Boids whose neighbourhoods the local measures look at: all of them up to this many,
 /// else this many spread evenly. The mean of 256 values between 0 and 1 that vary by ~0.1
@@ -37,6 +38,8 @@ pub(super) struct Local {
     /// Distance to the nearest other boid, for each sampled boid that has one within the
     /// radius.
     pub nearest: Vec<f32>,
+    /// Mean over the sampled boids of how many others are within `COLLISION_RADIUS`.
+    pub touching: f32,
 }
 
 /// The walks so far: sums over the sampled boids walked, taken a few at a time
@@ -48,6 +51,7 @@ pub(super) struct Walks {
     order: f32,
     boids: usize,
     nearest: Vec<f32>,
+    touching: usize,
 }
 
 impl Walks {
@@ -62,6 +66,7 @@ impl Walks {
     ) {
         let n = headings.len();
         let r2 = cells.radius * cells.radius;
+        let touch2 = COLLISION_RADIUS * COLLISION_RADIUS;
         for k in picks {
             let i = pick(n, k);
             let heading = headings[i];
@@ -81,6 +86,7 @@ impl Walks {
                                 continue;
                             }
                             closest = closest.min(d2);
+                            self.touching += usize::from(d2 < touch2);
                             together += headings[j];
                             if d2 > 0.0 {
                                 along += heading.dot(towards / d2.sqrt()).abs();
@@ -113,6 +119,7 @@ impl Walks {
             streaming,
             local_order: self.order / self.boids.max(1) as f32,
             nearest: self.nearest,
+            touching: self.touching as f32 / self.boids.max(1) as f32,
         }
     }
 }

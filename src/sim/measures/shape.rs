@@ -16,6 +16,8 @@ pub(super) struct BigGroups {
     sizes: Vec<u32>,
     centres: Vec<CentreSum>,
     headings: Vec<Vec3>,
+    /// Σ |v̂|² per group: its moving boids (a halted one has no heading).
+    moving: Vec<f32>,
     /// Each group's centre, once every boid is in `centres`.
     at: Vec<Vec3>,
     spreads: Vec<Mat3>,
@@ -38,6 +40,7 @@ impl BigGroups {
             sizes: big,
             centres: (0..count).map(|_| CentreSum::new(space)).collect(),
             headings: vec![Vec3::ZERO; count],
+            moving: vec![0.0; count],
             at: Vec::new(),
             spreads: vec![Mat3::ZERO; count],
         }
@@ -51,6 +54,7 @@ impl BigGroups {
             if g != u32::MAX {
                 self.centres[g as usize].add(Vec3::from_slice(&positions[3 * i..3 * i + 3]));
                 self.headings[g as usize] += headings[i];
+                self.moving[g as usize] += headings[i].length_squared();
             }
         }
     }
@@ -82,6 +86,27 @@ impl BigGroups {
         }
     }
 
+    /// Share of `n` boids in no big group.
+    pub fn outside(&self, n: usize) -> f32 {
+        let inside: u32 = self.sizes.iter().sum();
+        1.0 - inside as f32 / n.max(1) as f32
+    }
+
+    /// Size-weighted mean over the big groups of each one's velocity correlation (0 when
+    /// there are none), once every boid is in the centres.
+    pub fn correlation(&self) -> f32 {
+        let weight: u32 = self.sizes.iter().sum();
+        if weight == 0 {
+            return 0.0;
+        }
+        let mut sum = 0.0f32;
+        for ((s, &moving), &size) in self.headings.iter().zip(&self.moving).zip(&self.sizes) {
+            let n = size as f32;
+            sum += n * pair_mean(*s, moving, n);
+        }
+        sum / weight as f32
+    }
+
     /// Size-weighted mean of √(λ₁/λ₂) of each big group's spread (1 when there are none),
     /// once every boid is in the spreads.
     pub fn elongation(&self) -> f32 {
@@ -98,6 +123,15 @@ impl BigGroups {
         }
         sum / weight
     }
+}
+
+/// The mean of v̂ᵢ · v̂ⱼ over the pairs of `n` boids whose headings sum to `sum`, with
+/// Σ|v̂|² = `moving`: Σ over i ≠ j is |Σv̂|² less the boids' own squares. 0 below two boids.
+pub(super) fn pair_mean(sum: Vec3, moving: f32, n: f32) -> f32 {
+    if n < 2.0 {
+        return 0.0;
+    }
+    ((sum.length_squared() - moving) / (n * (n - 1.0))).clamp(-1.0, 1.0)
 }
 
 /// Eigenvalues of a symmetric 3×3 matrix, largest first (Jacobi rotations).

@@ -12,7 +12,7 @@ use glam::Vec3;
 use super::cells::{Bounds, Cells};
 use super::groups::Joining;
 use super::local::{picks, Walks};
-use super::shape::BigGroups;
+use super::shape::{pair_mean, BigGroups};
 use super::{CentreSum, Metrics, Space, BIG_GROUP, CRUISE_BAND};
 
 /// A unit of work is about a nanosecond natively, where the weights below were measured
@@ -93,6 +93,8 @@ pub struct Survey {
     speed_sum: f32,
     cruising: usize,
     heading_sum: Vec3,
+    /// Σ |v̂|²: the boids that move (a halted one has no heading).
+    moving: f32,
     turning: Vec3,
     cells: Option<Cells>,
     walks: Walks,
@@ -133,6 +135,7 @@ impl Survey {
             speed_sum: 0.0,
             cruising: 0,
             heading_sum: Vec3::ZERO,
+            moving: 0.0,
             turning: Vec3::ZERO,
             cells: None,
             walks: Walks::default(),
@@ -252,6 +255,7 @@ impl Survey {
         for i in from..to {
             let v = self.headings[i];
             self.heading_sum += v;
+            self.moving += v.length_squared();
             let p = Vec3::from_slice(&self.positions[3 * i..3 * i + 3]);
             let r = self.space.offset(self.centre_at, p).normalize_or_zero();
             self.turning += r.cross(v);
@@ -260,6 +264,7 @@ impl Survey {
             let m = &mut self.metrics;
             m.count = n;
             m.polarization = self.heading_sum.length() / n as f32;
+            m.velocity_correlation = pair_mean(self.heading_sum, self.moving, n as f32);
             m.milling = self.turning.length() / n as f32;
             m.mean_speed = self.speed_sum / n as f32;
             m.cruising = self.cruising as f32 / n as f32;
@@ -322,8 +327,10 @@ impl Survey {
             .walk(cells, &self.positions, &self.headings, from..to);
         if to == all {
             let local = std::mem::take(&mut self.walks).finish();
+            let others = (self.count().max(2) - 1) as f32;
             let m = &mut self.metrics;
             m.streaming = local.streaming;
+            m.collisions = local.touching / others;
             m.local_order = local.local_order;
             let mut nearest = local.nearest;
             if !nearest.is_empty() {
@@ -403,7 +410,9 @@ impl Survey {
         m.groups = sizes.iter().filter(|&&s| s > 0).count();
         m.big_groups = sizes.iter().filter(|&&s| s as usize >= BIG_GROUP).count();
         m.largest_group = sizes.iter().copied().max().unwrap_or(0) as f32 / n as f32;
-        self.big = Some(BigGroups::new(&group_of, &sizes, self.space));
+        let big = BigGroups::new(&group_of, &sizes, self.space);
+        m.outside = big.outside(n);
+        self.big = Some(big);
         self.stage = Stage::GroupCentres(0);
         (to - from) as u64 * LABELS
     }
@@ -416,6 +425,7 @@ impl Survey {
         big.add_centres(&self.positions, &self.headings, from..to);
         self.stage = if to == n {
             self.metrics.group_polarization = big.polarization();
+            self.metrics.group_correlation = big.correlation();
             Stage::GroupSpreads(0)
         } else {
             Stage::GroupCentres(to)
