@@ -199,7 +199,7 @@ pub struct History {
 
 impl History {
     pub fn clear(&mut self) {
-        self.spare.extend(self.frames.drain(..));
+        self.frames.clear();
         self.spare.clear();
     }
 

@@ -44,7 +44,7 @@ test('controls="presets obstacles pointer" shows those tools, and only where ask
   assert.deepEqual(await tools('#plain'), { presets: 0, predator: 0, pointer: 0, clear: 0, sliders: [] }, 'none by default');
   assert.deepEqual(
     await tools('#tools'),
-    { presets: 5, predator: 0, pointer: 3, clear: 1, sliders: ['cohesion'] },
+    { presets: 6, predator: 0, pointer: 3, clear: 1, sliders: ['cohesion'] },
     'the named tools and the cohesion slider',
   );
   assert.deepEqual(

@@ -54,7 +54,11 @@ const LANGS = ['en', 'uk', 'pl', 'ru'];
 // recording's reader and its measures live in the worker's module.
 // 156.5 KB from issue 42's shapes (cone, bird, fish, chick: their mesh builders and
 // View.setShape): 153.4 -> 155.9 KB; out-of-line builders saved nothing.
-const WASM_LIMIT = 156.5 * KB;
+// 166 KB from issue 44's drone swarms (the step that hears one neighbour at a time, the
+// past a delay reads and its snapshot, failures and roles, the four new measures, the five
+// parameters' bindings): 155.9 -> 165.5 KB. Not yet trimmed: the swarm's layout inlined
+// into the sort (+3 KB of code before gzip), its history written apart from the boids'.
+const WASM_LIMIT = 166 * KB;
 // 200 KB until issue 26, whose two parameters of the model (noise, the zone of orientation)
 // the page's module must carry: +1.2 KB gzipped to boids_bg.wasm and +1.25 KB to the relaxed
 // patch (the zone's sum in the scan's callback: of the ways tried, the one that costs the
@@ -88,7 +92,10 @@ const WASM_LIMIT = 156.5 * KB;
 // 242.5 KB from issue 42's shapes: the meshes and View.setShape in the module (+2.5 KB), the
 // Shape select and its words (+0.5 KB): 242.1 KB, over the issue's ~2 KB for all of it (the
 // meshes must be in the module that draws; built out of line they cost the same).
-const PAGE_LIMIT = 242.5 * KB;
+// 253 KB from issue 44's drone swarms, nearly all of it the page's module (+9.6 KB: the
+// swarm steps in the page, so its code cannot load on demand), the panel's group and its
+// words (+0.5 KB): 252.8 KB.
+const PAGE_LIMIT = 253 * KB;
 /**
  * The explanation, fetched when "How it works" first opens: explain.js and the reader's
  * words (English and the largest other table counted, as for the page).
@@ -137,7 +144,9 @@ const DATA_LIMIT = 120 * KB;
 // the panel's states and their words, +1.4 KB), the lesson's ready experiments and the
 // model's leadership graph in four languages (nature.html and .js, model-flight.js, +4.7 KB),
 // the spec files (+0.5 KB): 374.1 KB. The page's own first download did not grow.
-const DIST_LIMIT = 375 * KB;
+// 387 KB with issue 44's drone swarms: the page's module +9.6 KB, the swarm's panel group
+// and measures in four languages, the experiment rows' four measures: 386.6 KB.
+const DIST_LIMIT = 387 * KB;
 /** The studio: its page, scripts, style and two tables of its words (15.1 KB when set). */
 const STUDIO_LIMIT = 17 * KB;
 /**
@@ -174,7 +183,9 @@ const EXPERIMENT_LIMIT = 22.5 * KB;
 // fit (Fit: Nelder–Mead, the flight's summary; no float in its messages, which added 13 KB,
 // and its simplex sorted by insertion, 2.6 KB): 121.6 KB. 123 KB with the canon in every
 // experiment row (ξ/L, γ(1) and the state a row; Experiment.rowNumbers): 122.4 KB.
-const WORKER_LIMIT = 123 * KB;
+// 131 KB with issue 44's drone swarms in the flock every experiment steps (and their four
+// measures in each row): 122.4 -> 130.3 KB.
+const WORKER_LIMIT = 131 * KB;
 /** The files only an experiment loads (www/experiment.js and its worker, the panel, the plot). */
 /** The experiment worker's module and its bindings, loaded by experiment-worker.js only. */
 const WORKER_FILES = ['boids_worker.js', 'boids_worker_bg.wasm'];

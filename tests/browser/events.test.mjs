@@ -191,7 +191,7 @@ test('boids-experiment when a sweep finishes: what was swept and the curves', { 
   const curve = detail.summary.polarization.up;
   assert.deepEqual(curve.map((p) => p.value), [0, 0.5, 1]);
   assert.ok(curve.every((p) => p.seeds === 2 && p.mean >= 0 && p.mean <= 1), JSON.stringify(curve));
-  assert.deepEqual(Object.keys(detail.summary).sort(), ['anisotropy', 'correlationShare', 'groups', 'largestGroup', 'meanNeighbours', 'medianNearest', 'milling', 'polarization']);
+  assert.deepEqual(Object.keys(detail.summary).sort(), ['anisotropy', 'collisions', 'correlationShare', 'groupCorrelation', 'groups', 'largestGroup', 'meanNeighbours', 'medianNearest', 'milling', 'outside', 'polarization', 'velocityCorrelation']);
   await page.close();
   assert.deepEqual(problems, []);
 });

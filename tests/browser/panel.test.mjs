@@ -47,7 +47,7 @@ test('simple first: the rules, perception, Count, presets and "How it works" on 
   );
   assert.deepEqual(
     groups.map(([name]) => name),
-    ['hawks', 'scene', 'leaders', 'wind', 'species', 'sight', 'world', 'look', 'experiment'],
+    ['hawks', 'scene', 'leaders', 'wind', 'species', 'swarm', 'sight', 'world', 'look', 'experiment'],
     'the groups, in order (then the instruments and the experiment)',
   );
   assert.ok(groups.every(([, open, title]) => !open && title), 'every group is closed and titled');

@@ -82,7 +82,7 @@ test('no rows, unknown measures and unknown directions give empty series', () =>
 
 test('every measure a row has can be plotted; the legs differ in dash, not colour alone', () => {
   const keys = MEASURES.map(([key]) => key);
-  assert.deepEqual(keys, ['polarization', 'milling', 'groups', 'largestGroup', 'medianNearest', 'meanNeighbours', 'correlationShare', 'anisotropy']);
+  assert.deepEqual(keys, ['polarization', 'milling', 'groups', 'largestGroup', 'medianNearest', 'meanNeighbours', 'correlationShare', 'anisotropy', 'velocityCorrelation', 'groupCorrelation', 'outside', 'collisions']);
   const [up, down] = LEGS;
   assert.notEqual(up[2], down[2], 'colours');
   assert.notDeepEqual(up[3], down[3], 'dashes');

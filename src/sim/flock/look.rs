@@ -243,7 +243,7 @@ impl Flock {
         mut visit: impl FnMut(&Self, usize, &Neighbourhood),
     ) -> u64 {
         if self.settings.swarm() {
-            return self.scan_all_swarm(units, visit);
+            return self.scan_all_swarm(units, &mut visit);
         }
         #[cfg(any(not(target_arch = "wasm32"), feature = "lab"))]
         if self.lab.method != crate::sim::search::SearchMethod::Grid {
