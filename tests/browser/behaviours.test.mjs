@@ -245,7 +245,16 @@ test('clicking the scene adds an obstacle under the pointer; Clear removes them'
   const still = () => page.evaluate(() => Array.from(window.flock.positions().slice(0, 30)));
   const held = await still();
   const box = await page.locator('#view').boundingBox();
-  const before = await canvasShot(page, 'obstacle-before.png');
+  // ... and until the picture itself holds still: two shots a few frames apart the same
+  // (CI saw the 460 px change again with the flock's positions held: a late frame).
+  let before = await canvasShot(page, 'obstacle-before.png');
+  for (let tries = 0; tries < 20; tries++) {
+    await waitFrames(page, 3);
+    const again = await canvasShot(page, 'obstacle-before.png');
+    const settled = difference(before, again) === 0;
+    before = again;
+    if (settled) break;
+  }
   const world = await page.evaluate(() => window.flock.worldSize());
 
   const at = { x: Math.round(box.width * 0.42), y: Math.round(box.height * 0.55) };
