@@ -55,15 +55,6 @@ impl FailureMode {
     pub fn from_number(number: usize) -> FailureMode {
         *Self::ALL.get(number).unwrap_or(&FailureMode::Straight)
     }
-
-    /// Its name in the docs and the page.
-    pub fn name(self) -> &'static str {
-        match self {
-            FailureMode::Straight => "straight",
-            FailureMode::Halt => "halt",
-            FailureMode::WrongHeading => "wrong heading",
-        }
-    }
 }
 
 /// A boid's own cruise speed and rule weights, as factors of the flock's.

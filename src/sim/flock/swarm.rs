@@ -246,22 +246,6 @@ impl Flock {
         swarm::traits(self.seed, id, s.failures, s.roles)
     }
 
-    /// Which of the boids, in the order of `positions()`, have failed.
-    pub fn failed(&self) -> Vec<bool> {
-        self.ids
-            .iter()
-            .map(|&id| self.traits_of(id) & FAILED != 0)
-            .collect()
-    }
-
-    /// Which of the boids, in the order of `positions()`, are bold.
-    pub fn bold(&self) -> Vec<bool> {
-        self.ids
-            .iter()
-            .map(|&id| self.traits_of(id) & BOLD != 0)
-            .collect()
-    }
-
     /// The role a boid with `bits` flies.
     pub(super) fn role(bits: u8) -> Role {
         if bits & BOLD != 0 {
