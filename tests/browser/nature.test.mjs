@@ -111,7 +111,12 @@ test('a reader\'s own file plays, a bad one is refused by its line, and the pige
   assert.match(await page.locator('.nature-status').textContent(), /3 birds, 150 fixes, 10\.0 s/);
   assert.equal(await page.locator('.nature-error').textContent(), '');
   assert.equal(await page.locator('#pigeons').evaluate((el) => el.flock.positions().length / 3), 3);
-  await page.evaluate(() => window.naturePlayer.seek(4.1));
+  // Two seeks at once while paused: the bar redraws at most every 100 ms, yet shows the last.
+  assert.equal(await page.locator('#pigeons').evaluate((el) => el.paused), true);
+  await page.evaluate(() => {
+    window.naturePlayer.seek(1);
+    window.naturePlayer.seek(4.1);
+  });
   await page.waitForFunction(() => /: c$/.test(document.querySelector('.nature-marked').textContent), null, { timeout: 5_000 });
   const placed = await page.locator('#pigeons').evaluate((el) => Array.from(el.flock.velocities().slice(0, 3)));
   assert.deepEqual(placed.map((v) => Math.round(v)), [5, 0, 0], 'a moves 1 m per 0.2 s along x');

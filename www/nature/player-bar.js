@@ -67,6 +67,7 @@ export function buildPlayerBar(container, words, { onRecording, onPigeons } = {}
 
   let player = null;
   let drawnAt = 0;
+  let trailing = 0; // a show() owed to a move that came too soon after the last (a seek while paused)
   let dragging = false;
   const show = (time) => {
     if (!player) return;
@@ -117,7 +118,16 @@ export function buildPlayerBar(container, words, { onRecording, onPigeons } = {}
       slider.max = String(Math.max(0.1, player.end - player.start));
       player.onMove = (time) => {
         const at = performance.now();
-        if (at - drawnAt < REDRAW_EVERY) return;
+        if (at - drawnAt < REDRAW_EVERY) {
+          // Too soon to draw again, but the last move must show: with the flock paused no
+          // other move may follow it.
+          trailing ||= setTimeout(() => {
+            trailing = 0;
+            drawnAt = performance.now();
+            show(player.time);
+          }, REDRAW_EVERY - (at - drawnAt));
+          return;
+        }
         drawnAt = at;
         show(time);
       };
