@@ -247,14 +247,21 @@ SPEC.json is runExperiment's spec; threads: RAYON_NUM_THREADS (default: every co
                 let mut held = Vec::new();
                 for (leg, v) in spec.points(unit) {
                     let mut row = *rows.next().expect("counted above");
-                    if row.seed != seed || row.leg != leg || row.value != spec.values[v] {
+                    let (value, map_value) = spec.at(v);
+                    // A map's value is NaN without a map: compared by its bits.
+                    let same_cell = row.map_value.to_bits() == map_value.to_bits();
+                    if row.seed != seed || row.leg != leg || row.value != value || !same_cell {
+                        let at = |value: f64, map_value: f64| match spec.map {
+                            None => js_number(value),
+                            Some(_) => format!("{}, {}", js_number(value), js_number(map_value)),
+                        };
                         let what = format!(
                             "a row of seed {} ({} {}) where seed {seed} ({} {}) was due",
                             row.seed,
                             row.leg.name(),
-                            js_number(row.value),
+                            at(row.value, row.map_value),
                             leg.name(),
-                            js_number(spec.values[v])
+                            at(value, map_value)
                         );
                         return Err(format!("{file}: {what}").into());
                     }
@@ -262,9 +269,16 @@ SPEC.json is runExperiment's spec; threads: RAYON_NUM_THREADS (default: every co
                     held.push(row);
                 }
                 if let Some((other, _)) = &slots[u] {
-                    let value = unit.value_index.map_or(String::new(), |v| {
-                        format!(", value {}", js_number(spec.values[v]))
-                    });
+                    let value = unit
+                        .value_index
+                        .map_or(String::new(), |v| match spec.at(v) {
+                            (value, _) if spec.map.is_none() => {
+                                format!(", value {}", js_number(value))
+                            }
+                            (value, map_value) => {
+                                format!(", values {}, {}", js_number(value), js_number(map_value))
+                            }
+                        });
                     let what = format!("the rows of seed {seed}{value} are also in {other}");
                     return Err(format!("{file}: {what}").into());
                 }

@@ -1,5 +1,6 @@
 //! Experiments (issue 26): one parameter swept over values, for several seeds, each point
-//! settled and then measured over a window of flock time. The same spec gives the same rows,
+//! settled and then measured over a window of flock time; or, with a `map` (issue 44), two
+//! parameters over a grid of values, each cell a point. The same spec gives the same rows,
 //! bit for bit: no clock, no global random numbers, every flock stepped at `DT`.
 //!
 //! This module is the experiment's one contract (issue 41): the spec read and checked
@@ -28,7 +29,9 @@ pub use csv::{
 pub use jsnum::js_number;
 #[cfg(not(target_arch = "wasm32"))]
 pub use json::read_json;
-pub use read::{pack_rows, read, Source, Value, FIELDS, FIELD_LIST, ROW_NUMBERS, STATS};
+pub use read::{
+    pack_rows, read, Source, Value, FIELDS, FIELD_LIST, MAP_FIELDS, ROW_NUMBERS, STATS,
+};
 pub use runner::{run, Row, Runner, Stat, CANON_MAX_COUNT};
 
 use crate::sim::params::{Kind, Param};
@@ -44,6 +47,11 @@ macro_rules! max_seeds {
         64
     };
 }
+macro_rules! max_cells {
+    () => {
+        1024
+    };
+}
 
 /// Every experiment steps its flocks at this.
 pub const DT: f32 = 1.0 / 60.0;
@@ -53,6 +61,8 @@ pub const STEPS_PER_SECOND: f64 = 60.0;
 pub const MAX_COUNT: usize = 20_000;
 pub const MAX_VALUES: usize = max_values!();
 pub const MAX_SEEDS: usize = max_seeds!();
+/// The most cells of a map (values × map values): 32 × 32, a thousand points a seed.
+pub const MAX_CELLS: usize = max_cells!();
 /// The longest point, settle + measure, in seconds.
 pub const MAX_POINT_SECONDS: f64 = 600.0;
 
@@ -118,13 +128,23 @@ pub struct Slice {
     pub of: usize,
 }
 
+/// A map's second parameter and its values (the map's rows; `Spec::values` its columns).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Axis {
+    pub param: Param,
+    pub values: Vec<f64>,
+}
+
 /// An experiment.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Spec {
-    /// Base settings, applied in the order given, before `param`.
+    /// Base settings, applied in the order given, before `map` and `param`.
     pub settings: Vec<(Param, f64)>,
     pub param: Param,
     pub values: Vec<f64>,
+    /// A two-parameter map: every value of `param` with every one of `map.param`, each
+    /// cell a fresh flock (so "up" only).
+    pub map: Option<Axis>,
     pub direction: Direction,
     pub seeds: Vec<u32>,
     pub count: usize,
@@ -138,7 +158,8 @@ pub struct Spec {
     pub slice: Option<Slice>,
 }
 
-/// A unit of work: "up": one (seed, value) point; "up-down": one seed's whole chain.
+/// A unit of work: "up": one (seed, value) point; "up-down": one seed's whole chain. A
+/// map's point is a cell: its `value_index` is `row × values + column` (`Spec::at`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Unit {
     pub seed_index: usize,
@@ -217,6 +238,32 @@ fn on_off(field: &str, param: Param, value: f64) -> Result<(), SpecError> {
     Ok(())
 }
 
+/// `values` of `param` (at `field`): one to `MAX_VALUES`, finite, in the table's range, on/off
+/// ones 1 or 0.
+fn values_in_range(field: &str, param: Param, values: &[f64]) -> Result<(), SpecError> {
+    let spec = param.spec();
+    if values.is_empty() {
+        return Err(SpecError::range(field, "at least one value is needed"));
+    }
+    if values.len() > MAX_VALUES {
+        let what = concat!("at most ", max_values!(), " values");
+        return Err(SpecError::range(field, what));
+    }
+    for (i, &value) in values.iter().enumerate() {
+        let field = format!("{field}[{i}]");
+        if !value.is_finite() {
+            return Err(SpecError::range(&field, "not a finite number"));
+        }
+        if value < spec.min || value > spec.max {
+            let range = format!("{} to {}", plain(spec.min), plain(spec.max));
+            let what = format!("outside the range of {}, {range}", spec.name);
+            return Err(SpecError::range(&field, &what));
+        }
+        on_off(&field, param, value)?;
+    }
+    Ok(())
+}
+
 /// Seconds of flock time as whole steps at `DT`.
 fn steps(seconds: f64) -> u64 {
     (seconds * STEPS_PER_SECOND).round() as u64
@@ -242,25 +289,22 @@ impl Spec {
             on_off(&field, param, value)?;
         }
         seed_field("param", self.param)?;
-        let spec = self.param.spec();
-        if self.values.is_empty() {
-            return Err(SpecError::range("values", "at least one value is needed"));
-        }
-        if self.values.len() > MAX_VALUES {
-            let what = concat!("at most ", max_values!(), " values");
-            return Err(SpecError::range("values", what));
-        }
-        for (i, &value) in self.values.iter().enumerate() {
-            let field = format!("values[{i}]");
-            if !value.is_finite() {
-                return Err(SpecError::range(&field, "not a finite number"));
+        values_in_range("values", self.param, &self.values)?;
+        if let Some(map) = &self.map {
+            seed_field("map.param", map.param)?;
+            if map.param == self.param {
+                let what = "must be another parameter than param";
+                return Err(SpecError::range("map.param", what));
             }
-            if value < spec.min || value > spec.max {
-                let range = format!("{} to {}", plain(spec.min), plain(spec.max));
-                let what = format!("outside the range of {}, {range}", spec.name);
-                return Err(SpecError::range(&field, &what));
+            values_in_range("map.values", map.param, &map.values)?;
+            if self.values.len() * map.values.len() > MAX_CELLS {
+                let what = concat!("at most ", max_cells!(), " cells (values × map.values)");
+                return Err(SpecError::range("map.values", what));
             }
-            on_off(&field, self.param, value)?;
+            if self.direction != Direction::Up {
+                let what = "a map runs \"up\" only: each cell from a fresh flock";
+                return Err(SpecError::range("direction", what));
+            }
         }
         if self.seeds.is_empty() {
             return Err(SpecError::range("seeds", "at least one seed is needed"));
@@ -293,7 +337,7 @@ impl Spec {
         }
         if let Some(slice) = self.slice {
             let units = match self.direction {
-                Direction::Up => self.seeds.len() * self.values.len(),
+                Direction::Up => self.seeds.len() * self.points_a_seed(),
                 Direction::UpDown => self.seeds.len(),
             };
             if slice.of < 1 {
@@ -328,6 +372,15 @@ impl Spec {
         for &value in &self.values {
             hash.real(value);
         }
+        // Only a map hashes more: a curve's print is what it was before maps.
+        if let Some(map) = &self.map {
+            hash.bytes(b"map\0");
+            name(&mut hash, map.param);
+            hash.word(map.values.len() as u64);
+            for &value in &map.values {
+                hash.real(value);
+            }
+        }
         hash.bytes(self.direction.name().as_bytes());
         hash.word(self.seeds.len() as u64);
         for &seed in &self.seeds {
@@ -346,13 +399,29 @@ impl Spec {
         format!("{:016x}", self.fingerprint())
     }
 
-    /// The whole experiment's units in canonical order: seed-major, then values.
+    /// The points a seed has going up: its values, or a map's cells.
+    pub fn points_a_seed(&self) -> usize {
+        self.values.len() * self.map.as_ref().map_or(1, |map| map.values.len())
+    }
+
+    /// A point's values: `param`'s, and the map's (NaN without one). A map's point `v` is
+    /// the cell in column `v % values`, row `v / values`.
+    pub fn at(&self, v: usize) -> (f64, f64) {
+        let n = self.values.len();
+        match &self.map {
+            None => (self.values[v], f64::NAN),
+            Some(map) => (self.values[v % n], map.values[v / n]),
+        }
+    }
+
+    /// The whole experiment's units in canonical order: seed-major, then values (a map's
+    /// cells row by row).
     pub fn units(&self) -> Vec<Unit> {
         let seeds = 0..self.seeds.len();
         match self.direction {
             Direction::Up => seeds
                 .flat_map(|seed_index| {
-                    (0..self.values.len()).map(move |v| Unit {
+                    (0..self.points_a_seed()).map(move |v| Unit {
                         seed_index,
                         value_index: Some(v),
                     })
@@ -434,6 +503,7 @@ mod tests {
             settings: vec![(Param::Cohesion, 1.2)],
             param: Param::Alignment,
             values: vec![0.0, 1.0, 2.0],
+            map: None,
             direction: Direction::Up,
             seeds: vec![1, 2],
             count: 200,

@@ -18,8 +18,8 @@ use wasm_bindgen::prelude::*;
 use super::args::{js_number, number, optional_number};
 use crate::sim::experiment::{
     min_count, pack_rows, read, spec_json, write_packed_csv, ErrorKind, Runner, Source, Spec,
-    SpecError, Value, FIELD_LIST, MAX_COUNT, MAX_POINT_SECONDS, MAX_SEEDS, MAX_VALUES, ROW_NUMBERS,
-    STEPS_PER_SECOND,
+    SpecError, Value, FIELD_LIST, MAX_CELLS, MAX_COUNT, MAX_POINT_SECONDS, MAX_SEEDS, MAX_VALUES,
+    ROW_NUMBERS, STEPS_PER_SECOND,
 };
 
 /// An experiment under way: `new Experiment(spec)`, then `advance(steps)` until it says
@@ -161,9 +161,10 @@ impl Experiment {
     }
 
     /// The rows from index `from` on (0 when left out), in the order run, packed as numbers
-    /// (`pack_rows`: 21 a row, seed, leg (0 up, 1 down), value, samples, each measure's mean
-    /// and sd, the state's number): `www/experiment/runner.js` makes them `{ param,
-    /// direction, seed, value, samples, polarization: { mean, sd }, …, state }`.
+    /// (`pack_rows`: `ROW_NUMBERS` a row, leg (0 up, 1 down), seed, value, the map's value,
+    /// samples, each measure's mean and sd, the state's number): `www/experiment/runner.js`
+    /// makes them `{ param, direction, seed, value, samples, polarization: { mean, sd }, …,
+    /// state }` (and a map's `mapParam`, `mapValue`).
     pub fn rows(&self, from: &JsValue) -> Result<Vec<f64>, JsValue> {
         let from = optional_number("Experiment.rows", "from", from)?.unwrap_or(0.0);
         let rows = self.runner.rows();
@@ -179,7 +180,7 @@ impl Experiment {
     /// by the spec as compact JSON (fields in order, `settings` `{}` when left out, `slice`
     /// only when given, on/off values as 1 and 0), which the page's thread keeps
     /// (`JSON.parse`d), sends the worker and puts in links. Given `rows` (packed as numbers,
-    /// 21 a row: `pack_rows`), the CSV of those rows of `spec` instead, `link` (if any) on its
+    /// `ROW_NUMBERS` a row: `pack_rows`), the CSV of those rows of `spec` instead, `link` (if any) on its
     /// `# link` line, its `# boids` line this module's version: the native runner's text for
     /// the same rows. Its arguments are `runner.js`'s (a `Float64Array` it has packed and
     /// checked, a link it has checked), copied in by the bindings.
@@ -204,8 +205,8 @@ impl Experiment {
 
     /// The limits of a spec, for forms, in this order: the most values, the most seeds, the
     /// largest seed, the fewest and the most boids, the longest point (settle + measure, s),
-    /// and the steps in a second of flock time (a step is the shortest `sampleEvery`).
-    /// `runner.js` names them.
+    /// the steps in a second of flock time (a step is the shortest `sampleEvery`), and the
+    /// most cells of a map. `runner.js` names them.
     pub fn limits() -> Vec<f64> {
         vec![
             MAX_VALUES as f64,
@@ -215,6 +216,7 @@ impl Experiment {
             MAX_COUNT as f64,
             MAX_POINT_SECONDS,
             STEPS_PER_SECOND,
+            MAX_CELLS as f64,
         ]
     }
 

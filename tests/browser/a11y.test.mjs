@@ -48,7 +48,7 @@ async function audit(page) {
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
-for (const path of ['?count=300', `?count=300&open=${OPEN}`, 'embed.html?count=300&controls=all', 'examples/lesson.html', 'examples/hawk.html', 'examples/why.html', 'examples/why.html?lang=ru', 'examples/order.html', 'examples/order.html?lang=uk', 'examples/algorithm.html', 'examples/algorithm.html?lang=pl', 'examples/nature.html', 'examples/nature.html?lang=ru']) {
+for (const path of ['?count=300', `?count=300&open=${OPEN}`, 'embed.html?count=300&controls=all', 'examples/lesson.html', 'examples/hawk.html', 'examples/why.html', 'examples/why.html?lang=ru', 'examples/order.html', 'examples/order.html?lang=uk', 'examples/algorithm.html', 'examples/algorithm.html?lang=pl', 'examples/nature.html', 'examples/nature.html?lang=ru', 'examples/swarm.html', 'examples/swarm.html?lang=pl']) {
   test(`axe-core: no serious or critical violations on /${path}`, { timeout: 120_000 }, async () => {
     const { page, context, pageErrors } = await open(path);
     const bad = await audit(page);

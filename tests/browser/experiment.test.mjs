@@ -27,6 +27,7 @@ const ON_DEMAND = [
   'www/experiment/panel-run.js',
   'www/experiment/panel-class.js',
   'www/experiment/phase-plot.js',
+  'www/experiment/heat-map.js',
   'www/experiment/experiment.css',
   'www/i18n/experiment.js',
   'www/i18n/experiment-en.js',

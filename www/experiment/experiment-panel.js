@@ -1,5 +1,5 @@
 // The panel's Experiment group (issue 26): one parameter swept over a range, over seeds, up or
-// up and down. Issue 41 split the group, a job a file: this one is the form — the state kept
+// up and down; or, with a second parameter "across" it, a map of the two (issue 44). Issue 41 split the group, a job a file: this one is the form — the state kept
 // on the element, the spec the form describes (its bounds Rust's: experimentLimits()), the
 // form's fields — and joins the parts; panel-run.js runs the spec in a worker and plots it,
 // panel-class.js shares it with a class and merges the codes that come back. Those two reach
@@ -71,10 +71,10 @@ export function parseSeeds(text) {
 }
 
 /** The current flock's settings as an experiment's base: what differs from the table, or was set. */
-function baseSettings(host, param) {
+function baseSettings(host, param, mapParam) {
   const settings = {};
   for (const spec of SPECS) {
-    if (['seed', 'count', param].includes(spec.name)) continue;
+    if (['seed', 'count', param, mapParam].includes(spec.name)) continue;
     const value = readParam(host.flock, spec);
     const set = host.settings.explicit.has(spec.name);
     if (set || (spec.name !== 'worldSize' && Math.fround(value) !== Math.fround(spec.default))) settings[spec.name] = value;
@@ -97,6 +97,7 @@ function formFor(host, spec) {
       settle: spec.settle,
       measure: spec.measure,
       students: spec.slice?.of ?? 4,
+      ...mapForm(spec.map),
     };
   }
   const names = sweepable().map((s) => s.name);
@@ -104,7 +105,14 @@ function formFor(host, spec) {
   const p = specOf(param);
   const flock = Math.round(host.flock ? host.flock.count() : 1500);
   const count = Math.min(LIMITS.maxCount, Math.max(LIMITS.minCount, flock));
-  return { param, from: p.min, to: p.max, points: 11, seeds: '1 2 3', direction: 'up', count, settle: 20, measure: 10, students: 4 };
+  return { param, from: p.min, to: p.max, points: 11, seeds: '1 2 3', direction: 'up', count, settle: 20, measure: 10, students: 4, ...mapForm(null) };
+}
+
+/** The form's fields for a map's second parameter (none: '', and five points when one is chosen). */
+function mapForm(map) {
+  if (!map) return { mapParam: '', mapFrom: 0, mapTo: 1, mapPoints: 5 };
+  const values = map.values;
+  return { mapParam: map.param, mapFrom: values[0], mapTo: values[values.length - 1], mapPoints: values.length };
 }
 
 /** The experiment's state, kept on the element across panel builds. */
@@ -152,11 +160,13 @@ function specFromForm(host, state) {
   const seeds = parseSeeds(f.seeds);
   if (!seeds) throw Object.assign(new RangeError('seeds'), { key: 'expSeedsError', n: LIMITS.maxSeeds });
   const measure = Number(f.measure);
+  const across = f.mapParam ? specOf(f.mapParam) : null;
   return {
-    settings: host.flock ? baseSettings(host, f.param) : {},
+    settings: host.flock ? baseSettings(host, f.param, f.mapParam) : {},
     param: f.param,
     values: spacedValues(spec, Number(f.from), Number(f.to), Number(f.points)),
-    direction: f.direction,
+    ...(across && { map: { param: across.name, values: spacedValues(across, Number(f.mapFrom), Number(f.mapTo), Number(f.mapPoints)) } }),
+    direction: across ? 'up' : f.direction,
     seeds,
     count: Math.round(Number(f.count)),
     settle: Number(f.settle),
@@ -265,6 +275,28 @@ export function buildExperiment(host, body) {
     field('to', 'expTo', numberInput(f.to, { min: pSpec.min, max: pSpec.max, step: pSpec.step })),
     field('points', 'expPoints', numberInput(f.points, { min: 1, max: LIMITS.maxValues, step: 1 })),
   );
+  // Across it, optionally, a second parameter: a map of the two.
+  const mapParam = element('select');
+  const none = element('option', null, t('expAcrossNone'));
+  none.value = '';
+  mapParam.append(none);
+  for (const spec of sweepable()) {
+    const option = element('option', null, host.text.param(spec)[0]);
+    option.value = spec.name;
+    option.disabled = spec.name === f.param;
+    mapParam.append(option);
+  }
+  mapParam.value = f.mapParam;
+  const mapRange = element('div', 'bf-exp-row bf-exp-map-range');
+  const mSpec = specOf(f.mapParam || f.param);
+  mapRange.append(
+    field('map-from', 'expFrom', numberInput(f.mapFrom, { min: mSpec.min, max: mSpec.max, step: mSpec.step })),
+    field('map-to', 'expTo', numberInput(f.mapTo, { min: mSpec.min, max: mSpec.max, step: mSpec.step })),
+    field('map-points', 'expPoints', numberInput(f.mapPoints, { min: 1, max: LIMITS.maxValues, step: 1 })),
+  );
+  mapRange.hidden = !f.mapParam;
+  const mapHint = element('p', 'bf-exp-hint', t('expAcrossHint'));
+
   const seeds = element('input');
   seeds.type = 'text';
   seeds.value = f.seeds;
@@ -279,7 +311,8 @@ export function buildExperiment(host, body) {
     radio.type = 'radio';
     radio.name = id('direction');
     radio.value = value;
-    radio.checked = f.direction === value;
+    radio.checked = f.direction === value || (f.mapParam !== '' && value === 'up');
+    radio.disabled = f.mapParam !== '' && value === 'up-down'; // a map's cells each start afresh
     radio.id = id(`direction-${value}`);
     label.append(radio, ` ${t(key)}`);
     direction.append(label);
@@ -300,6 +333,9 @@ export function buildExperiment(host, body) {
   body.append(
     field('param', 'expParam', param),
     range,
+    field('map-param', 'expAcross', mapParam),
+    mapHint,
+    mapRange,
     field('seeds', 'expSeeds', seeds, 'expSeedsHint'),
     direction,
     timing,
@@ -325,6 +361,10 @@ export function buildExperiment(host, body) {
       settle: ui.settle.value,
       measure: ui.measure.value,
       students: ui.students?.value ?? state.form.students,
+      mapParam: mapParam.value,
+      mapFrom: ui['map-from'].value,
+      mapTo: ui['map-to'].value,
+      mapPoints: ui['map-points'].value,
     };
     if (state.fixed && host.settings.urlMode === 'sync') {
       // Another experiment now: the address bar no longer carries the link's.
@@ -341,9 +381,31 @@ export function buildExperiment(host, body) {
     for (const input of [ui.from, ui.to]) Object.assign(input, { min: spec.min, max: spec.max, step: spec.step });
     ui.from.value = String(spec.min);
     ui.to.value = String(spec.max);
-    edited();
+    // The map's parameter is another one.
+    for (const option of mapParam.options) option.disabled = option.value === param.value;
+    if (mapParam.value === param.value) mapParam.value = '';
+    mapChanged();
   });
-  for (const input of [ui.from, ui.to, ui.points, seeds, ui.count, ui.settle, ui.measure]) input.addEventListener('change', edited);
+  const mapChanged = () => {
+    const on = mapParam.value !== '';
+    mapRange.hidden = !on;
+    const [up, upDown] = direction.querySelectorAll('input');
+    upDown.disabled = on;
+    if (on && upDown.checked) up.checked = true;
+    edited();
+  };
+  mapParam.addEventListener('change', () => {
+    if (mapParam.value) {
+      const spec = specOf(mapParam.value);
+      for (const input of [ui['map-from'], ui['map-to']]) Object.assign(input, { min: spec.min, max: spec.max, step: spec.step });
+      ui['map-from'].value = String(spec.min);
+      ui['map-to'].value = String(spec.max);
+    }
+    mapChanged();
+  });
+  for (const input of [ui.from, ui.to, ui.points, ui['map-from'], ui['map-to'], ui['map-points'], seeds, ui.count, ui.settle, ui.measure]) {
+    input.addEventListener('change', edited);
+  }
   direction.addEventListener('change', edited);
 
   ui.refresh();

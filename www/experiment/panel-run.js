@@ -1,12 +1,13 @@
 // The Experiment group's run and plot (issue 26; split out of experiment-panel.js in issue
 // 41): Start/Stop and the progress bar with the time left, the run itself (runExperiment, in
-// a worker), the phase plot filling as the points come (phase-plot.js), the CSV and the plot
-// as files, and the link that gives the experiment back. The `boids-experiment` event when a
+// a worker), the phase plot filling as the points come (phase-plot.js; a map's heat map,
+// heat-map.js), the CSV and the picture as files, and the link that gives the experiment back. The `boids-experiment` event when a
 // run finishes.
 
 import { button, element } from '../core/dom.js';
 import { resultCode, runExperiment } from './runner.js';
 import { MEASURES, drawPhasePlot, seriesFromRows, statesFromRows } from './phase-plot.js';
+import { cellsFromRows, drawHeatMap } from './heat-map.js';
 
 // The form (experiment-panel.js) keeps the state on the element, `host.experiment_`, and
 // hands over on it what these parts need of it: formSpec(), link(spec), say(text), error(e),
@@ -173,20 +174,39 @@ export async function start(host) {
  * spread), up and, for an up-down sweep, down.
  */
 function experimentDetail(result) {
-  const { param, values, direction, seeds, count, settle, measure, slice } = result.spec;
+  const { param, values, map, direction, seeds, count, settle, measure, slice } = result.spec;
   const summary = {};
   for (const [key] of MEASURES) {
+    if (map) {
+      // A map's: each cell's mean over the seeds, and its spread.
+      summary[key] = { cells: [...cellsFromRows(result.rows, key).values()] };
+      continue;
+    }
     const { up, down } = seriesFromRows(result.rows, key);
     const curve = (points) => points.map(({ value, mean, sd, seeds: n }) => ({ value, mean, sd, seeds: n }));
     summary[key] = { up: curve(up), down: curve(down) };
   }
-  return { param, values, direction, seeds, count, settle, measure, slice: slice ?? null, fingerprint: result.fingerprint, rows: result.rows.length, summary };
+  return {
+    param,
+    values,
+    ...(map && { map }),
+    direction,
+    seeds,
+    count,
+    settle,
+    measure,
+    slice: slice ?? null,
+    fingerprint: result.fingerprint,
+    rows: result.rows.length,
+    summary,
+  };
 }
 
 function fileStem(host) {
   const state = host.experiment_;
   const spec = state.spec ?? state.fixed ?? state.shared;
-  return `boids-experiment-${spec?.param ?? state.form.param}`;
+  const across = spec ? spec.map?.param : state.form.mapParam;
+  return `boids-experiment-${spec?.param ?? state.form.param}${across ? `-${across}` : ''}`;
 }
 
 function downloadCsv(host) {
@@ -257,6 +277,8 @@ export function redraw(host) {
   const unit = (u) => (u ? (u === '°' ? ' (°)' : ` (${host.text.unit(u)})`) : '');
   const xLabel = `${host.text.param(pSpec)[0]}${unit(pSpec.unit)}`;
   const yLabel = `${t(measureText)}${axis === 'distance' ? unit('units') : ''}`;
+  if (spec?.map) return redrawMap(host, spec, { pSpec, xLabel, yLabel, measureKey, measureText, axis, unit });
+  ui.canvas.classList.remove('bf-exp-map');
   const series = seriesFromRows(state.rows, measureKey);
   drawPhasePlot(ui.canvas, {
     series,
@@ -280,4 +302,33 @@ export function redraw(host) {
   ui.states.textContent = stateText ? t('expStates').replace('{list}', stateText) : '';
   ui.states.hidden = !stateText;
   ui.canvas.setAttribute('aria-label', `${caption}. ${t('expPointsShown').replace('{n}', String(points))}${described ? ` ${described}` : ''}`);
+}
+
+/** redraw's map: the heat map of the measure chosen, its caption and a text of every cell. */
+function redrawMap(host, spec, { pSpec, xLabel, yLabel, measureKey, measureText, axis, unit }) {
+  const state = host.experiment_;
+  const ui = host.experimentUi;
+  const t = (key) => host.text.ui(key);
+  const mSpec = host.experiment_.param(spec.map.param);
+  const cells = cellsFromRows(state.rows, measureKey);
+  ui.canvas.classList.add('bf-exp-map'); // square-ish: a grid wants height
+  drawHeatMap(ui.canvas, {
+    cells,
+    xs: spec.values,
+    ys: spec.map.values,
+    x: { label: xLabel },
+    y: { label: `${host.text.param(mSpec)[0]}${unit(mSpec.unit)}` },
+    scale: { axis, label: yLabel },
+    lang: host.language,
+    empty: state.running ? t('expWaiting') : t('expEmpty'),
+  });
+  const caption = t('expMapTitle').replace('{y}', t(measureText)).replace('{x}', host.text.param(pSpec)[0]).replace('{z}', host.text.param(mSpec)[0]);
+  ui.caption.textContent = caption;
+  ui.states.textContent = '';
+  ui.states.hidden = true;
+  // Read out: each cell measured, "x, z: value".
+  const number = new Intl.NumberFormat(host.language, { maximumSignificantDigits: 3 });
+  const described = [...cells.values()].map((c) => `${number.format(c.value)}, ${number.format(c.mapValue)}: ${number.format(c.mean)}`).join('; ');
+  const shown = t('expCellsShown').replace('{n}', String(cells.size)).replace('{total}', String(spec.values.length * spec.map.values.length));
+  ui.canvas.setAttribute('aria-label', `${caption} ${shown}${described ? ` ${described}` : ''}`);
 }

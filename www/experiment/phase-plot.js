@@ -105,7 +105,7 @@ export function ticks(lo, hi, count = 5) {
 }
 
 /** 1, 2, 5, 10, 20, … at or above `value` (1 for nothing). */
-function niceCeil(value) {
+export function niceCeil(value) {
   if (!(value > 0)) return 1;
   const power = 10 ** Math.floor(Math.log10(value));
   for (const step of [1, 2, 5, 10]) if (step * power >= value * (1 - 1e-9)) return step * power;

@@ -1,5 +1,5 @@
 // Experiments (issue 26): one parameter swept over values, for a few seeds, each point let
-// settle and then measured. Runs in a module Web Worker (experiment-worker.js) with its own
+// settle and then measured; or two over a grid, a map (issue 44: `map`, each cell a point). Runs in a module Web Worker (experiment-worker.js) with its own
 // module (boids_worker_bg.wasm: the simulation and the experiment, SIMD128, never relaxed SIMD,
 // so the rows do not depend on the browser; none of the page's drawing), so a page's flock
 // keeps flying. Loaded on demand only; touches no globals. Works from any folder (URLs from
@@ -11,14 +11,18 @@
 // own thread, once, when it is first imported (a top-level await, so that every function
 // below but the codes' stays synchronous), and hands the compiled module to each worker: it is
 // downloaded and compiled once. JavaScript formats nothing here: it passes the spec through,
-// packs and unpacks rows (29 numbers a row, as the module hands them over), puts the name of
+// packs and unpacks rows (30 numbers a row, as the module hands them over), puts the name of
 // the function called before the module's message, and, beside Rust, writes the units' order
 // (unitsOf: slices and merging). It runs the worker, splits, merges, makes codes and links.
+// Long because it is the contract's one JavaScript side: the worker, rows, slices, codes and
+// links share its checks (a part split off would import them back).
 //
 // The spec (every field but `settings` and `slice` required):
 //   { settings: {cohesion: 1.2, wrap: true}, // base parameters (Flock.params() names), in
 //                                           // order; on/off ones true/false or 1/0
 //     param: 'noise', values: [0, 0.5, 1],  // the swept parameter and its points
+//     map: { param: 'delay', values: [0, 0.1] }, // optional: a second one, every value with
+//                                           // every one of `values` (a map; "up" only)
 //     direction: 'up' | 'up-down',          // fresh flock per point | carried up, then down
 //     seeds: [1, 2, 3], count: 1500,        // seeds (whole numbers) and boids
 //     settle: 20, measure: 10, sampleEvery: 0.5,  // seconds of flock time
@@ -33,7 +37,7 @@
 //   result = { spec, fingerprint, version, rows, csv(link?) }: `spec` the spec read (keys in
 //   the order above), `fingerprint` 16 hex digits (the same for every slice of an
 //   experiment), `version` the module's, rows in the order run: [{ param, direction:
-//   'up'|'down', seed, value, samples, polarization: {mean, sd}, milling, groups,
+//   'up'|'down', seed, value, (a map's mapParam, mapValue,) samples, polarization: {mean, sd}, milling, groups,
 //   largestGroup, medianNearest, meanNeighbours, correlationShare (ξ/L), anisotropy (γ(1)),
 //   velocityCorrelation, groupCorrelation, outside, collisions (the drone swarms'), state:
 //   'swarm'|'milling'|'polarized'|'transitional'|null }] (docs/experiments.md says when
@@ -41,7 +45,7 @@
 // - toCsv(result, link?) → the CSV text, the same as the native `experiment` binary writes
 //   (written by the module: its `# boids` line is the module's version).
 // - mergeResults(results, spec?) → a result of the whole experiment: rows in canonical order
-//   (seed, up then down, values as run), no slice; `missing` says how many rows are still
+//   (seed, up then down, values as run; a map's cells row by row), no slice; `missing` says how many rows are still
 //   to come. TypeError for results of another experiment, a row given twice, or no spec
 //   (results from parseResultCode(code) without a spec need `spec` here).
 // - resultCode(result) → Promise<string>: "boids1:" + base64url of the compressed JSON
@@ -54,7 +58,7 @@
 // - sliceSpecs(spec, n) → n specs, slice k of n each; their results merged are the whole.
 // - experimentFingerprint(spec) → the 16 hex digits `result.fingerprint` has (no worker).
 // - experimentLimits() → { maxValues, maxSeeds, maxSeed, minCount, maxCount, maxPointSeconds,
-//   step }: what a spec may hold (forms show these).
+//   step, maxCells }: what a spec may hold (forms show these).
 // - experimentUnits(spec) → the experiment's units (one point "up", one seed's chain
 //   "up-down"): the most slices it splits into.
 // - SPEC_FIELDS: the spec's fields, in order.
@@ -93,12 +97,13 @@ function call(where, f) {
 export const SPEC_FIELDS = Object.freeze(Experiment.fields().split(', '));
 
 /**
- * A spec's limits: { maxValues, maxSeeds, maxSeed, minCount, maxCount, maxPointSeconds, step }
- * (`step`: one flock step, the shortest sampleEvery, in seconds), as the module lists them.
+ * A spec's limits: { maxValues, maxSeeds, maxSeed, minCount, maxCount, maxPointSeconds, step,
+ * maxCells } (`step`: one flock step, the shortest sampleEvery, in seconds; `maxCells`: a
+ * map's values × map values), as the module lists them.
  */
 const LIMITS = (() => {
-  const [maxValues, maxSeeds, maxSeed, minCount, maxCount, maxPointSeconds, stepsPerSecond] = Experiment.limits();
-  return Object.freeze({ maxValues, maxSeeds, maxSeed, minCount, maxCount, maxPointSeconds, step: 1 / stepsPerSecond });
+  const [maxValues, maxSeeds, maxSeed, minCount, maxCount, maxPointSeconds, stepsPerSecond, maxCells] = Experiment.limits();
+  return Object.freeze({ maxValues, maxSeeds, maxSeed, minCount, maxCount, maxPointSeconds, step: 1 / stepsPerSecond, maxCells });
 })();
 
 /**
@@ -125,16 +130,16 @@ const STATES = Object.freeze(['swarm', 'milling', 'polarized', 'transitional']);
 /** The longest `# link` a CSV takes. */
 const LINK_MOST = 100_000;
 /** Numbers a packed row holds. */
-const ROW = 4 + 2 * STATS.length + 1;
+const ROW = 5 + 2 * STATS.length + 1;
 if (Experiment.rowNumbers() !== ROW) {
   throw new Error(`runner.js packs ${ROW} numbers a row, the worker's module ${Experiment.rowNumbers()}: a build of another version`);
 }
 const whole = (n, most) => Number.isInteger(n) && n >= 0 && n <= most;
 
 /**
- * A result's rows as numbers, ROW (29) a row, as the module packs them: leg (0 up, 1 down),
- * seed, value, samples, then each measure's mean and sd (NaN for none), then the state's
- * place in STATES (NaN for none). What the CSV is written
+ * A result's rows as numbers, ROW (30) a row, as the module packs them: leg (0 up, 1 down),
+ * seed, value, the map's value (NaN without a map), samples, then each measure's mean and sd
+ * (NaN for none), then the state's place in STATES (NaN for none). What the CSV is written
  * from; a TypeError for what is not a list of rows, or a row whose direction, seed or samples
  * are not one.
  */
@@ -142,7 +147,7 @@ function packRows(rows, where) {
   if (!Array.isArray(rows)) throw new TypeError(`${where}: rows must be an array`);
   // No spec runs more (each value up and down for every seed): a longer list is no result, and
   // copying it into the module could exhaust its memory (a trap, not an error).
-  const most = LIMITS.maxValues * LIMITS.maxSeeds * 2;
+  const most = Math.max(LIMITS.maxValues * 2, LIMITS.maxCells) * LIMITS.maxSeeds;
   if (rows.length > most) throw new RangeError(`${where}: rows: at most ${most} rows, got ${rows.length}`);
   return rows.map((row, i) => {
     const leg = { up: 0, down: 1 }[row?.direction];
@@ -151,17 +156,23 @@ function packRows(rows, where) {
     }
     const state = row.state == null ? NaN : STATES.indexOf(row.state);
     if (state === -1) throw new TypeError(`${where}: rows[${i}].state must be one of ${STATES.join(', ')} or null`);
-    return [leg, row.seed, row.value, row.samples, ...STATS.flatMap((name) => [row[name]?.mean, row[name]?.sd]), state];
+    return [leg, row.seed, row.value, row.mapValue ?? NaN, row.samples, ...STATS.flatMap((name) => [row[name]?.mean, row[name]?.sd]), state];
   });
 }
 
-/** Rows packed as numbers (packRows's, the module's `rows`) as objects: { param, direction, seed, value, samples, polarization: { mean, sd }, … }. */
-function unpackRows(numbers, param) {
+/**
+ * Rows packed as numbers (packRows's, the module's `rows`) as objects: { param, direction, seed,
+ * value, samples, polarization: { mean, sd }, … }; given `mapParam` (a map's), each with
+ * `mapParam` and `mapValue` after `value`.
+ */
+function unpackRows(numbers, param, mapParam) {
   const rows = [];
   const nan = (n) => (n == null ? NaN : n);
   for (let i = 0; i + ROW <= numbers.length; i += ROW) {
-    const row = { param, direction: numbers[i] ? 'down' : 'up', seed: numbers[i + 1], value: nan(numbers[i + 2]), samples: numbers[i + 3] };
-    STATS.forEach((name, k) => (row[name] = { mean: nan(numbers[i + 4 + 2 * k]), sd: nan(numbers[i + 5 + 2 * k]) }));
+    const row = { param, direction: numbers[i] ? 'down' : 'up', seed: numbers[i + 1], value: nan(numbers[i + 2]) };
+    if (mapParam) Object.assign(row, { mapParam, mapValue: nan(numbers[i + 3]) });
+    row.samples = numbers[i + 4];
+    STATS.forEach((name, k) => (row[name] = { mean: nan(numbers[i + 5 + 2 * k]), sd: nan(numbers[i + 6 + 2 * k]) }));
     row.state = STATES[numbers[i + ROW - 1]] ?? null;
     rows.push(row);
   }
@@ -186,18 +197,26 @@ function csvOf(spec, rows, link, where) {
 /**
  * The experiment's units in canonical order, each its points in the order run: [[seedIndex,
  * 'up' | 'down', valueIndex], …] (Spec::units and Spec::points in src/sim/experiment.rs: seed
- * by seed, each value a unit going up; a seed's chain up and back down a unit going up-down).
+ * by seed, each value a unit going up; a seed's chain up and back down a unit going up-down;
+ * a map's cells row by row, valueIndex = row × values + column: `pointAt`).
  * What slices and merging count by; the merged rows are checked against the module's own in
  * tests/browser/experiment.test.mjs.
  */
 function unitsOf(spec) {
   const list = [];
+  const points = spec.values.length * (spec.map?.values.length ?? 1);
   spec.seeds.forEach((_, s) => {
-    const up = spec.values.map((_, v) => [s, 'up', v]);
+    const up = Array.from({ length: points }, (_, v) => [s, 'up', v]);
     if (spec.direction === 'up-down') list.push([...up, ...up.map(([, , v]) => [s, 'down', v]).reverse()]);
     else list.push(...up.map((point) => [point]));
   });
   return list;
+}
+
+/** A point's values (Spec::at): [value, mapValue] (mapValue undefined without a map). */
+function pointAt(spec, v) {
+  const n = spec.values.length;
+  return spec.map ? [spec.values[v % n], spec.map.values[Math.floor(v / n)]] : [spec.values[v], undefined];
 }
 
 const CODE_PREFIX = 'boids1:';
@@ -294,7 +313,7 @@ export function runExperiment(spec, { onProgress, signal } = {}) {
           started = performance.now();
           progress(0, data.total);
         } else {
-          rows.push(...unpackRows(data.rows, read.param));
+          rows.push(...unpackRows(data.rows, read.param, read.map?.param));
           progress(data.done, data.total);
           if (data.type === 'done') {
             stop();
@@ -365,7 +384,8 @@ export function mergeResults(results, spec) {
     if (r.rows.length > expected.length) throw new TypeError(`${where}: results[${i}] has more rows than its slice`);
     r.rows.forEach((row, j) => {
       const [s, d, v] = expected[j];
-      if (row.seed !== spec.seeds[s] || row.direction !== d || row.value !== spec.values[v]) {
+      const [value, mapValue] = pointAt(spec, v);
+      if (row.seed !== spec.seeds[s] || row.direction !== d || row.value !== value || row.mapValue !== mapValue) {
         throw new TypeError(`${where}: results[${i}].rows[${j}] is not the row its slice holds there (garbled?)`);
       }
       const at = index.get(`${s} ${d} ${v}`);
@@ -407,12 +427,13 @@ function compressor() {
 /** A short text of the result to paste back: "boids1:" + base64url of compressed JSON. */
 export async function resultCode(result) {
   if (!isObject(result) || !Array.isArray(result.rows)) throw new TypeError(`resultCode: not a result, got ${describe(result)}`);
-  // A code row: seed, down (0 or 1), value, samples, the measures (as codes always were).
+  // A code row: seed, down (0 or 1), value, the map's value, samples, the measures.
   const rows = packRows(result.rows, 'resultCode').map(([leg, seed, ...rest]) => [seed, leg, ...rest]);
   const json = JSON.stringify({
     fingerprint: result.fingerprint,
     slice: result.spec?.slice ?? result.slice ?? null,
     param: result.rows[0]?.param ?? result.spec?.param ?? null,
+    mapParam: result.spec?.map?.param ?? result.rows[0]?.mapParam ?? null,
     version: result.version ?? null,
     rows,
   });
@@ -437,24 +458,26 @@ export async function parseResultCode(code, spec) {
   } catch {
     throw garbled();
   }
-  const { fingerprint, slice, param, version, rows } = isObject(data) ? data : {};
+  const { fingerprint, slice, param, mapParam = null, version, rows } = isObject(data) ? data : {};
   const sliceOk =
     slice === null || (isObject(slice) && Number.isInteger(slice.of) && Number.isInteger(slice.index) && slice.index >= 0 && slice.index < slice.of);
   const numbers = (row) => row.slice(2).every((n) => n === null || typeof n === 'number');
-  // Before the canon measures (ξ/L, γ(1), the state) a row packed 16 numbers; before the drone swarms' measures, 21.
-  if (Array.isArray(rows) && rows.length && rows.every((row) => Array.isArray(row) && [16, 21].includes(row.length))) {
+  // Before the canon measures (ξ/L, γ(1), the state) a row packed 16 numbers; before the drone
+  // swarms' measures, 21; before maps, 29.
+  if (Array.isArray(rows) && rows.length && rows.every((row) => Array.isArray(row) && [16, 21, 29].includes(row.length))) {
     throw new TypeError(`parseResultCode: this code is from an older version of the page (${version ?? 'unknown'}): run that part of the experiment again`);
   }
   if (
     !/^[0-9a-f]{16}$/.test(fingerprint) ||
     !sliceOk ||
     typeof param !== 'string' ||
+    (mapParam !== null && typeof mapParam !== 'string') ||
     !Array.isArray(rows) ||
     !rows.every((row) => Array.isArray(row) && row.length === ROW && Number.isInteger(row[0]) && [0, 1].includes(row[1]) && numbers(row))
   ) {
     throw garbled();
   }
-  const objects = unpackRows(rows.flatMap(([seed, leg, ...rest]) => [leg, seed, ...rest]), param);
+  const objects = unpackRows(rows.flatMap(([seed, leg, ...rest]) => [leg, seed, ...rest]), param, mapParam);
   let read = null;
   if (spec !== undefined) {
     const { print: expected, json } = readSpec(spec, 'parseResultCode');

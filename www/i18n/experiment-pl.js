@@ -53,6 +53,11 @@ export default {
   expPlotTitle:
     '{y} w zależności od parametru „{x}”: średnia po ziarnach, pas ± jedno odchylenie standardowe.',
   expPointsShown: 'Punkty: {n}.',
+  expAcross: 'W poprzek (mapa)',
+  expAcrossNone: 'nic: krzywa',
+  expAcrossHint: 'Drugi parametr daje mapę: każda wartość pierwszego z każdą wartością tego, za każdym razem ze świeżego stada, jako mapa cieplna.',
+  expMapTitle: '{y} w zależności od {x} i {z}: w każdej komórce średnia po ziarnach.',
+  expCellsShown: 'Komórki: {n} z {total}.',
   expEmpty: 'Naciśnij „Uruchom”: tu pojawią się punkty.',
   expWaiting: 'Pierwszy punkt pojawi się po czasie ustalania…',
   expUp: 'w górę',

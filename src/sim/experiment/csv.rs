@@ -14,6 +14,17 @@ median_nearest_sd,mean_neighbours,mean_neighbours_sd,correlation_share,correlati
 anisotropy,anisotropy_sd,velocity_correlation,velocity_correlation_sd,group_correlation,\
 group_correlation_sd,outside,outside_sd,collisions,collisions_sd,state";
 
+/// A map's header (issue 44): its second parameter and value after the first's.
+pub const MAP_HEADER_START: &str = "param,direction,seed,value,map_param,map_value,";
+
+/// The header of `spec`'s CSV: `HEADER`, or for a map `MAP_HEADER_START` and the rest.
+pub fn header(spec: &Spec) -> String {
+    match spec.map {
+        None => HEADER.to_owned(),
+        Some(_) => MAP_HEADER_START.to_owned() + &HEADER["param,direction,seed,value,".len()..],
+    }
+}
+
 /// Writes a finite number as JavaScript's `Number#toString` does.
 pub type WriteNumber = fn(f64) -> String;
 
@@ -46,8 +57,12 @@ pub fn spec_json(spec: &Spec, slice: bool, number: WriteNumber) -> String {
         (true, Some(s)) => format!(",\"slice\":{{\"index\":{},\"of\":{}}}", s.index, s.of),
         _ => String::new(),
     };
+    let map = spec.map.as_ref().map_or(String::new(), |map| {
+        let (name, values) = (map.param.spec().name, list(&map.values, number));
+        format!(",\"map\":{{\"param\":\"{name}\",\"values\":[{values}]}}")
+    });
     format!(
-        "{{\"settings\":{{{settings}}},\"param\":\"{}\",\"values\":[{}],\"direction\":\"{}\",\
+        "{{\"settings\":{{{settings}}},\"param\":\"{}\",\"values\":[{}]{map},\"direction\":\"{}\",\
          \"seeds\":[{}],\"count\":{},\"settle\":{},\"measure\":{},\"sampleEvery\":{}{slice}}}",
         spec.param.spec().name,
         list(&spec.values, number),
@@ -89,24 +104,32 @@ pub fn write_packed(
     let link = link.filter(|link| !link.is_empty());
     let link = link.map_or(String::new(), |link| format!("# link {link}\n"));
     let mut out = format!(
-        "# boids {version}\n# experiment {}\n# spec {}\n{slice}{link}{HEADER}\n",
+        "# boids {version}\n# experiment {}\n# spec {}\n{slice}{link}{}\n",
         spec.print(),
-        spec_json(spec, false, number)
+        spec_json(spec, false, number),
+        header(spec)
     );
     let param = spec.param.spec().name;
+    // A map's rows name its second parameter and value after the first's.
+    let map = spec.map.as_ref().map(|map| map.param.spec().name);
     for row in rows.as_chunks::<ROW_NUMBERS>().0 {
-        // The leg first (1 down, else up), then seed, value, samples and each measure's mean
-        // and sd: the CSV's order; the state last, as its word (empty for none).
+        // The leg first (1 down, else up), then seed, value, (the map's,) samples and each
+        // measure's mean and sd: the CSV's order; the state last, as its word (empty for none).
         let leg = if row[0] == 1.0 { Leg::Down } else { Leg::Up };
         let last = ROW_NUMBERS - 1;
         let state = GroupState::ALL
             .iter()
             .find(|s| s.index() as f64 == row[last])
             .map_or("", |s| s.name());
+        let at = match map {
+            None => String::new(),
+            Some(name) => format!(",{name},{}", list(&row[3..4], number)),
+        };
         out += &format!(
-            "{param},{},{},{state}\n",
+            "{param},{},{}{at},{},{state}\n",
             leg.name(),
-            list(&row[1..last], number)
+            list(&row[1..3], number),
+            list(&row[4..last], number)
         );
     }
     out
@@ -119,7 +142,7 @@ pub use native::{parse, parse_slice, Parsed};
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
     use super::super::{read_json, Leg, Row, Slice, Spec, Stat};
-    use super::HEADER;
+    use super::{header, HEADER};
     use crate::sim::measures::nature::GroupState;
 
     /// A CSV read back: its version, print, spec (with the slice it holds) and rows (their
@@ -160,7 +183,7 @@ mod native {
         let mut spec = spec.ok_or(missing("spec"))?;
         spec.slice = slice;
         match lines.next() {
-            Some((_, header)) if header == HEADER => {}
+            Some((_, line)) if line == header(&spec) => {}
             // The header before the drone swarms' measures: every column but theirs.
             Some((i, header))
                 if header.strip_suffix(",state").is_some_and(|old| {
@@ -176,9 +199,11 @@ mod native {
             None => return Err("no header".into()),
         }
         let param = spec.param.spec().name;
+        let map = spec.map.as_ref().map(|map| map.param.spec().name);
         let mut rows = Vec::new();
         for (i, line) in lines.filter(|(_, line)| !line.is_empty()) {
-            let row = parse_row(line, param).ok_or_else(|| format!("line {}: a bad row", i + 1))?;
+            let row =
+                parse_row(line, param, map).ok_or_else(|| format!("line {}: a bad row", i + 1))?;
             rows.push(row);
         }
         Ok(Parsed {
@@ -196,8 +221,21 @@ mod native {
         (1..=n).contains(&k).then_some((k - 1, n))
     }
 
-    fn parse_row(line: &str, param: &str) -> Option<Row> {
-        let fields: Vec<&str> = line.split(',').collect();
+    /// A row of a curve (`map` None) or of a map (its second parameter's name).
+    fn parse_row(line: &str, param: &str, map: Option<&str>) -> Option<Row> {
+        let mut fields: Vec<&str> = line.split(',').collect();
+        // A map's row: its second parameter and value taken out, the rest is a curve's.
+        let map_value = match map {
+            None => f64::NAN,
+            Some(name) => {
+                if fields.len() != 32 || fields[4] != name {
+                    return None;
+                }
+                let value = fields[5].parse().ok()?;
+                fields.drain(4..6);
+                value
+            }
+        };
         if fields.len() != 30 || fields[0] != param {
             return None;
         }
@@ -218,6 +256,7 @@ mod native {
             leg: Leg::from_name(fields[1])?,
             seed: fields[2].parse().ok()?,
             value: fields[3].parse().ok()?,
+            map_value,
             value_index: 0,
             samples: fields[4].parse().ok()?,
             polarization: stat(5)?,

@@ -5,16 +5,17 @@
 //! every rule of `Spec::validate`. An on/off parameter takes `true`/`false` as well as 1/0.
 
 use super::{
-    param_named, Direction, ErrorKind, Leg, Row, Slice, Spec, SpecError, MAX_COUNT, MAX_SEEDS,
-    MAX_VALUES,
+    param_named, Axis, Direction, ErrorKind, Leg, Row, Slice, Spec, SpecError, MAX_COUNT,
+    MAX_SEEDS, MAX_VALUES,
 };
 use crate::sim::params::{Kind, Param};
 
-/// The fields of a spec, in order (every one but `settings` and `slice` required).
-pub const FIELDS: [&str; 10] = [
+/// The fields of a spec, in order (every one but `settings`, `map` and `slice` required).
+pub const FIELDS: [&str; 11] = [
     "settings",
     "param",
     "values",
+    "map",
     "direction",
     "seeds",
     "count",
@@ -27,7 +28,7 @@ pub const FIELDS: [&str; 10] = [
 /// The fields as a message lists them: one literal for `FIELD_LIST` and the message.
 macro_rules! field_list {
     () => {
-        "settings, param, values, direction, seeds, count, settle, measure, sampleEvery, slice"
+        "settings, param, values, map, direction, seeds, count, settle, measure, sampleEvery, slice"
     };
 }
 
@@ -50,10 +51,13 @@ pub const STATS: [&str; 12] = [
     "collisions",
 ];
 
-/// Numbers a row packs into (`pack_rows`): leg (0 up, 1 down), seed, value, samples, then
-/// each measure's mean and sd in the order of `STATS` (the CSV's order, the leg first), then
-/// the state's place in `GroupState::ALL` (NaN for none).
-pub const ROW_NUMBERS: usize = 29;
+/// The fields of a spec's `map`.
+pub const MAP_FIELDS: [&str; 2] = ["param", "values"];
+
+/// Numbers a row packs into (`pack_rows`): leg (0 up, 1 down), seed, value, the map's value
+/// (NaN without a map), samples, then each measure's mean and sd in the order of `STATS` (the
+/// CSV's order, the leg first), then the state's place in `GroupState::ALL` (NaN for none).
+pub const ROW_NUMBERS: usize = 30;
 
 /// The longest name read (a parameter's, a direction's): the table's are a few letters long,
 /// and a longer one is no name of it (nor copied whole).
@@ -248,12 +252,23 @@ pub fn read<S: Source>(spec: &S) -> Result<Spec, SpecError> {
         }
         got => return Err(wrong("settings", "an object", got)),
     }
-    let param = name(&spec.get("param"), "param")?.unwrap_or_default();
-    let param = param_named("param", &param)?;
-    let kind = value_kind(param);
-    let values = list(&spec.get("values"), "values", MAX_VALUES, kind, |v| {
-        value_of(v, param)
-    })?;
+    let (param, values) = axis(spec, "")?;
+    let map = spec.get("map");
+    let map = match map.value() {
+        Value::Undefined | Value::Null => None,
+        Value::Object => {
+            for key in map.keys() {
+                let key = key.text(NAME_MAX).unwrap_or_else(|| "…".into());
+                if !MAP_FIELDS.contains(&key.as_str()) {
+                    let what = "is not a field of a map (param, values)";
+                    return Err(type_error(&format!("map.{key}"), what));
+                }
+            }
+            let (param, values) = axis(&map, "map.")?;
+            Some(Axis { param, values })
+        }
+        got => return Err(wrong("map", "an object or undefined", got)),
+    };
     let direction = name(&spec.get("direction"), "direction")?;
     let Some(direction) = direction.as_deref().and_then(Direction::from_name) else {
         return Err(type_error("direction", "must be \"up\" or \"up-down\""));
@@ -276,6 +291,7 @@ pub fn read<S: Source>(spec: &S) -> Result<Spec, SpecError> {
         settings,
         param,
         values,
+        map,
         direction,
         seeds,
         count,
@@ -286,6 +302,20 @@ pub fn read<S: Source>(spec: &S) -> Result<Spec, SpecError> {
     };
     spec.validate()?;
     Ok(spec)
+}
+
+/// A parameter and its values: the spec's `param` and `values`, or its map's (`prefix`
+/// "map.").
+fn axis<S: Source>(holder: &S, prefix: &str) -> Result<(Param, Vec<f64>), SpecError> {
+    let field = format!("{prefix}param");
+    let param = name(&holder.get("param"), &field)?.unwrap_or_default();
+    let param = param_named(&field, &param)?;
+    let kind = value_kind(param);
+    let field = format!("{prefix}values");
+    let values = list(&holder.get("values"), &field, MAX_VALUES, kind, |v| {
+        value_of(v, param)
+    })?;
+    Ok((param, values))
 }
 
 /// What a seed must be.
@@ -307,7 +337,8 @@ pub fn pack_rows(rows: &[Row]) -> Vec<f64> {
     let mut numbers = Vec::with_capacity(rows.len() * ROW_NUMBERS);
     for row in rows {
         let leg = f64::from(u8::from(row.leg == Leg::Down));
-        numbers.extend([leg, f64::from(row.seed), row.value, row.samples as f64]);
+        let (seed, samples) = (f64::from(row.seed), row.samples as f64);
+        numbers.extend([leg, seed, row.value, row.map_value, samples]);
         for stat in row.stats() {
             numbers.extend([stat.mean, stat.sd]);
         }

@@ -51,6 +51,9 @@ pub struct Row {
     pub seed: u32,
     pub leg: Leg,
     pub value: f64,
+    /// The map's value (NaN without a map).
+    pub map_value: f64,
+    /// The point's index: into `values`, or a map's cell (`Spec::at`).
     pub value_index: usize,
     pub samples: usize,
     pub polarization: Stat,
@@ -249,8 +252,12 @@ impl Runner {
 
     fn begin_point(&mut self) {
         let (_, v) = self.points[self.point];
+        let (value, map_value) = self.spec.at(v);
         if let Some(flock) = &mut self.flock {
-            let _ = flock.set(self.spec.param, self.spec.values[v]);
+            if let Some(map) = &self.spec.map {
+                let _ = flock.set(map.param, map_value);
+            }
+            let _ = flock.set(self.spec.param, value);
         }
         self.step_in_point = 0;
         self.taken.clear();
@@ -285,11 +292,13 @@ impl Runner {
 
     fn finish_point(&mut self, unit: Unit) {
         let (leg, v) = self.points[self.point];
+        let (value, map_value) = self.spec.at(v);
         let stat = |i: usize| Stat::of(self.taken.iter().map(move |s| s[i]));
         self.rows.push(Row {
             seed: self.spec.seeds[unit.seed_index],
             leg,
-            value: self.spec.values[v],
+            value,
+            map_value,
             value_index: v,
             samples: self.taken.len(),
             polarization: stat(0),
