@@ -202,7 +202,7 @@ function cellColours(page, nx, ny) {
       const ratio = canvas.width / canvas.clientWidth;
       const small = canvas.clientWidth < 420;
       // heat-map.js's layout: the left and bottom margins, the colour bar on the right.
-      const pad = { left: small ? 46 : 56, right: 10 + (small ? 46 : 60), top: 12, bottom: 38 };
+      const pad = { left: small ? 46 : 56, right: 10 + (small ? 64 : 76), top: 12, bottom: 38 };
       const w = canvas.clientWidth - pad.left - pad.right;
       const h = canvas.clientHeight - pad.top - pad.bottom;
       const out = [];
@@ -278,7 +278,11 @@ test('the panel: "Across it" makes a map, a heat map fills cell by cell, its CSV
   await page.locator('#exp-map-param').selectOption('');
   assert.equal(await page.locator('.bf-exp-map-range').isHidden(), true);
   assert.equal(await page.locator('#exp-direction-up-down').isDisabled(), false);
-  assert.match(await page.locator('.bf-exp-caption').textContent(), /against/);
+  // (The plot keeps the map it ran until the next run; the form's link is a curve's now.)
+  await page.locator('#exp-copy-link').click();
+  const curveLink = await page.locator('#exp-copy-link').getAttribute('data-link');
+  const curve = await page.evaluate(async (link) => (await import('/www/experiment.js')).specFromLink(link), curveLink);
+  assert.deepEqual([curve.param, curve.map, curve.values.length], ['alignment', undefined, 3]);
   assert.deepEqual(problems, []);
   assert.deepEqual(pageErrors, []);
   await context.close();
@@ -334,6 +338,7 @@ test('the lesson "A swarm of drones": its map runs in the page and fills all twe
   await page.locator('[data-map] [data-measure]').selectOption('collisions');
   assert.match(await page.locator('[data-map] canvas').getAttribute('aria-label'), /^Collision ratio over Delay and Message loss/);
   saveArtifact('swarm-lesson.png', await page.screenshot({ fullPage: true }));
+  saveArtifact('swarm-lesson-map.png', await page.locator('.order-pair').screenshot());
   assert.deepEqual(problems, []);
   assert.deepEqual(pageErrors, []);
   await context.close();
@@ -346,7 +351,8 @@ test('the lesson "A swarm of drones": its map runs in the page and fills all twe
     assert.notEqual(await phone.page.locator('[data-map] [data-run]').textContent(), 'Start', `${lang}: the button translated`);
     const wide = await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(wide <= 0, `${lang}: ${wide} px sideways`);
-    saveArtifact(`swarm-lesson-phone-${lang}.png`, await phone.page.screenshot({ fullPage: true }));
+    await phone.page.locator('[data-map]').scrollIntoViewIfNeeded();
+    saveArtifact(`swarm-lesson-phone-${lang}.png`, await phone.page.screenshot());
     assert.deepEqual(phone.problems, []);
     await phone.context.close();
   }

@@ -80,7 +80,7 @@ export function drawHeatMap(canvas, { cells, xs, ys, x, y, scale, lang = 'en', e
 
   const small = w < 420;
   const size = small ? 11 : 12;
-  const bar = small ? 46 : 60; // the colour bar and its ticks, on the right
+  const bar = small ? 64 : 76; // the colour bar, its ticks and its title, on the right
   const pad = { left: small ? 46 : 56, right: 10 + bar, top: 12, bottom: 38 };
   const plotW = Math.max(1, w - pad.left - pad.right);
   const plotH = Math.max(1, h - pad.top - pad.bottom);
@@ -162,8 +162,17 @@ export function drawHeatMap(canvas, { cells, xs, ys, x, y, scale, lang = 'en', e
   g.restore();
 
   if (measured.length === 0 && empty) {
+    // Wrapped to the grid's width (a phone's is narrow).
+    const lines = [''];
+    for (const word of empty.split(' ')) {
+      const line = lines[lines.length - 1];
+      const longer = line ? `${line} ${word}` : word;
+      if (line && g.measureText(longer).width > plotW - 12) lines.push(word);
+      else lines[lines.length - 1] = longer;
+    }
     g.fillStyle = text;
     g.textAlign = 'center';
-    g.fillText(empty, pad.left + plotW / 2, pad.top + plotH / 2);
+    const lead = size + 4;
+    lines.forEach((line, k) => g.fillText(line, pad.left + plotW / 2, pad.top + plotH / 2 + (k - (lines.length - 1) / 2) * lead));
   }
 }
