@@ -587,7 +587,7 @@ test("the limits are the module's, and the contract's functions throw errors, ne
         csvLink: caught(() => ex.toCsv({ spec: small, rows: [] }, 7)),
         csvLinkLines: caught(() => ex.toCsv({ spec: small, rows: [] }, 'https://example.org/\n# boids forged')),
         csvLinkLong: caught(() => ex.toCsv({ spec: small, rows: [] }, 'https://example.org/#' + 'x'.repeat(2e5))),
-        csvManyRows: caught(() => ex.toCsv({ spec: small, rows: new Array(3e4).fill({ direction: 'up', seed: 1, value: 0, samples: 2 }) })),
+        csvManyRows: caught(() => ex.toCsv({ spec: small, rows: new Array(7e4).fill({ direction: 'up', seed: 1, value: 0, samples: 2 }) })),
         link: caught(() => ex.experimentLink({ ...small, values: [9] }, 'https://example.org/')),
         slices: caught(() => ex.sliceSpecs({ ...small, param: 'bogus' }, 2)),
         long: caught(() => ex.experimentFingerprint({ ...small, param: 'x'.repeat(1e6) })),
@@ -603,8 +603,9 @@ test("the limits are the module's, and the contract's functions throw errors, ne
     maxCount: 20000,
     maxPointSeconds: 600,
     step: 1 / 60,
+    maxCells: 1024,
   });
-  assert.deepEqual(out.fields, ['settings', 'param', 'values', 'direction', 'seeds', 'count', 'settle', 'measure', 'sampleEvery', 'slice']);
+  assert.deepEqual(out.fields, ['settings', 'param', 'values', 'map', 'direction', 'seeds', 'count', 'settle', 'measure', 'sampleEvery', 'slice']);
   const r = out.refusals;
   const expect = {
     print: ['RangeError', /^experimentFingerprint: count: must be 2 to 20000 boids$/],
@@ -618,7 +619,7 @@ test("the limits are the module's, and the contract's functions throw errors, ne
     csvLink: ['TypeError', /^toCsv: link must be a string of one line$/],
     csvLinkLines: ['TypeError', /^toCsv: link must be a string of one line$/],
     csvLinkLong: ['RangeError', /^toCsv: link: at most 100000 characters, got 200021$/],
-    csvManyRows: ['RangeError', /^toCsv: rows: at most 25728 rows, got 30000$/],
+    csvManyRows: ['RangeError', /^toCsv: rows: at most 65536 rows, got 70000$/],
     link: ['RangeError', /^experimentLink: values\[0\]: outside the range of noise, 0 to 4$/],
     slices: ['TypeError', /^sliceSpecs: param: unknown parameter$/],
     long: ['TypeError', /param: unknown parameter/],
