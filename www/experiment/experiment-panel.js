@@ -295,7 +295,6 @@ export function buildExperiment(host, body) {
     field('map-points', 'expPoints', numberInput(f.mapPoints, { min: 1, max: LIMITS.maxValues, step: 1 })),
   );
   mapRange.hidden = !f.mapParam;
-  const mapHint = element('p', 'bf-exp-hint', t('expAcrossHint'));
 
   const seeds = element('input');
   seeds.type = 'text';
@@ -333,8 +332,7 @@ export function buildExperiment(host, body) {
   body.append(
     field('param', 'expParam', param),
     range,
-    field('map-param', 'expAcross', mapParam),
-    mapHint,
+    field('map-param', 'expAcross', mapParam, 'expAcrossHint'),
     mapRange,
     field('seeds', 'expSeeds', seeds, 'expSeedsHint'),
     direction,
