@@ -1,7 +1,8 @@
 // The panel's Experiment group (issue 26): one parameter swept over a range, over seeds, up or
-// up and down; or, with a second parameter "across" it, a map of the two (issue 44). Issue 41 split the group, a job a file: this one is the form — the state kept
-// on the element, the spec the form describes (its bounds Rust's: experimentLimits()), the
-// form's fields — and joins the parts; panel-run.js runs the spec in a worker and plots it,
+// up and down; or, with a second parameter "across" it, a map of the two (issue 44). Issue 41
+// split the group, a job a file: this one is the form — the state kept on the element, the
+// spec the form describes (its bounds Rust's: experimentLimits()), the form's fields — and
+// joins the parts; panel-run.js runs the spec in a worker and plots it,
 // panel-class.js shares it with a class and merges the codes that come back. Those two reach
 // the form through the state it keeps on the element (`host.experiment_`: formSpec(), link(),
 // say(), …), so that they import nothing back. Imported by panel.js only when the group is
