@@ -301,7 +301,7 @@ export function redraw(host) {
   const stateText = [['up', 'expUp'], ['down', 'expDown']].map(legText).filter(Boolean).join('; ');
   ui.states.textContent = stateText ? t('expStates').replace('{list}', stateText) : '';
   ui.states.hidden = !stateText;
-  ui.canvas.setAttribute('aria-label', `${caption}. ${t('expPointsShown').replace('{n}', String(points))}${described ? ` ${described}` : ''}`);
+  ui.canvas.setAttribute('aria-label', `${caption} ${t('expPointsShown').replace('{n}', String(points))}${described ? ` ${described}` : ''}`);
 }
 
 /** redraw's map: the heat map of the measure chosen, its caption and a text of every cell. */
