@@ -173,7 +173,9 @@ self.onmessage = (event) => {
   try {
     const taken = await claimedChunks(slowed);
     const [slow, fast] = [0, 1].map((k) => taken.reduce((sum, chunks) => sum + chunks[k], 0));
-    assert.ok(slow < fast / 2, `the slowed worker took ${slow} chunks, the other ${fast}`);
+    // An even split would be 1:1. Measured 1:2 to 1:4; under a loaded CI machine 65:127, so
+    // the bound is 1:1.5 (a scheduler that ignores the slowed worker still fails it).
+    assert.ok(slow * 1.5 < fast, `the slowed worker took ${slow} chunks, the other ${fast}`);
   } finally {
     await slowed.close();
   }
