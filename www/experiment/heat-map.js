@@ -1,11 +1,11 @@
 // A two-parameter map's picture (issue 44): one measure over a grid of two parameters' values,
 // each cell the mean over the seeds, coloured on viridis (ordered, legible in grey and to
 // colour-blind readers) with its number written in it where it fits, and a colour bar.
-// Drawn by hand on a 2D canvas as the phase plot is (phase-plot.js: the same pixel ratio,
-// background and fonts), so that a saved PNG reads alone; loaded with the Experiment group.
+// Drawn by hand on a 2D canvas as the phase plot is (phase-plot.js's paintedCanvas: the same
+// pixel ratio, background and fonts), so that a saved PNG reads alone; loaded with the Experiment group.
 // `cellsFromRows` is pure: the node tests run it on plain rows.
 
-import { niceCeil, ticks } from './phase-plot.js';
+import { niceCeil, paintedCanvas, ticks } from './phase-plot.js';
 
 /** Viridis, 9 stops (matplotlib's, sampled): low values dark blue, high ones yellow. */
 const VIRIDIS = [
@@ -60,23 +60,9 @@ export function cellsFromRows(rows, measure) {
  * above the data); `lang` for the numbers; `empty`: a text shown while no cell is measured.
  */
 export function drawHeatMap(canvas, { cells, xs, ys, x, y, scale, lang = 'en', empty = '' }) {
-  const ratio = window.devicePixelRatio || 1;
-  const width = Math.max(1, Math.round(canvas.clientWidth * ratio));
-  const height = Math.max(1, Math.round(canvas.clientHeight * ratio));
-  if (canvas.width !== width || canvas.height !== height) {
-    canvas.width = width;
-    canvas.height = height;
-  }
-  const g = canvas.getContext('2d');
-  if (!g) return;
-  g.setTransform(ratio, 0, 0, ratio, 0, 0);
-  const w = width / ratio;
-  const h = height / ratio;
-  const style = getComputedStyle(canvas);
-  const font = style.fontFamily || 'sans-serif';
-  const text = style.color || '#ccc';
-  g.fillStyle = style.backgroundColor && style.backgroundColor !== 'rgba(0, 0, 0, 0)' ? style.backgroundColor : '#0f1a2e';
-  g.fillRect(0, 0, w, h);
+  const painted = paintedCanvas(canvas);
+  if (!painted) return;
+  const { g, w, h, font, text } = painted;
 
   const small = w < 420;
   const size = small ? 11 : 12;

@@ -113,13 +113,11 @@ export function niceCeil(value) {
 }
 
 /**
- * Draws the plot on `canvas`. `series`: from seriesFromRows; `x`: { min, max, label } (the
- * parameter's range swept and its axis title with the unit); `y`: { axis, label } (axis from
- * MEASURES); `legend`: { up, down, band } texts; `lang` for the numbers; `empty`: a text shown
- * while there is no point yet; `upDown`: the legend names the way down before it has points.
- * The background is painted, so that a saved PNG reads alone.
+ * `canvas` sized to its box at the screen's pixel ratio, its background painted (so that a
+ * saved PNG reads alone): { g, w, h, font, text } (the context, CSS pixels, the canvas's font
+ * family and text colour), or null without a 2D context. The phase plot's and the heat map's.
  */
-export function drawPhasePlot(canvas, { series, x, y, legend, lang = 'en', empty = '', upDown = false }) {
+export function paintedCanvas(canvas) {
   const ratio = window.devicePixelRatio || 1;
   const width = Math.max(1, Math.round(canvas.clientWidth * ratio));
   const height = Math.max(1, Math.round(canvas.clientHeight * ratio));
@@ -128,7 +126,7 @@ export function drawPhasePlot(canvas, { series, x, y, legend, lang = 'en', empty
     canvas.height = height;
   }
   const g = canvas.getContext('2d');
-  if (!g) return;
+  if (!g) return null;
   g.setTransform(ratio, 0, 0, ratio, 0, 0);
   const w = width / ratio;
   const h = height / ratio;
@@ -137,6 +135,20 @@ export function drawPhasePlot(canvas, { series, x, y, legend, lang = 'en', empty
   const text = style.color || '#ccc';
   g.fillStyle = style.backgroundColor && style.backgroundColor !== 'rgba(0, 0, 0, 0)' ? style.backgroundColor : '#0f1a2e';
   g.fillRect(0, 0, w, h);
+  return { g, w, h, font, text };
+}
+
+/**
+ * Draws the plot on `canvas`. `series`: from seriesFromRows; `x`: { min, max, label } (the
+ * parameter's range swept and its axis title with the unit); `y`: { axis, label } (axis from
+ * MEASURES); `legend`: { up, down, band } texts; `lang` for the numbers; `empty`: a text shown
+ * while there is no point yet; `upDown`: the legend names the way down before it has points.
+ * The background is painted, so that a saved PNG reads alone.
+ */
+export function drawPhasePlot(canvas, { series, x, y, legend, lang = 'en', empty = '', upDown = false }) {
+  const painted = paintedCanvas(canvas);
+  if (!painted) return;
+  const { g, w, h, font, text } = painted;
 
   const small = w < 420;
   const size = small ? 11 : 12;
