@@ -2,7 +2,8 @@
 // each cell the mean over the seeds, coloured on viridis (ordered, legible in grey and to
 // colour-blind readers) with its number written in it where it fits, and a colour bar.
 // Drawn by hand on a 2D canvas as the phase plot is (phase-plot.js's paintedCanvas: the same
-// pixel ratio, background and fonts), so that a saved PNG reads alone; loaded with the Experiment group.
+// pixel ratio, background and fonts), so that a saved PNG reads alone; loaded with the
+// Experiment group.
 // `cellsFromRows` is pure: the node tests run it on plain rows.
 
 import { niceCeil, paintedCanvas, ticks } from './phase-plot.js';
