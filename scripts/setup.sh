@@ -102,7 +102,10 @@ _boids_setup() {
     if [[ -f "$stamp" && "$(cat "$stamp")" == "$lock_hash" && -x node_modules/.bin/wasm-opt ]]; then
         skip "node_modules matches package-lock.json"
     else
-        npm ci --no-audit --no-fund
+        # --ignore-scripts: a dependency (h5p-standalone) runs `npx only-allow yarn` as it installs,
+        # which fails offline and asks for nothing we use; no package here needs its scripts
+        # (esbuild takes its binary from an optional dependency).
+        npm ci --no-audit --no-fund --ignore-scripts
         echo "$lock_hash" > "$stamp"
     fi
     local wasm_opt_version
