@@ -59,12 +59,14 @@ cp -r dist/snippets "$stage/"
 # Only the www/ files the pages use, by name pattern: js, css and the icon (no *.map, no *~),
 # in their folders (www/core/, www/panel/, ...: every subfolder, however deep). Not the
 # algorithm lab (www/lab/, www/i18n/lab-*.js) nor real flocks (www/nature/, www/data/,
-# www/i18n/nature-*.js), nor what only they share (www/core/worker-module.js,
+# www/i18n/nature-*.js), nor the studio's downloads (www/package/, www/lesson-bundle.js: the
+# lesson bundle alone is ~300 KB gzipped, for a teacher's studio, not a page), nor what only they share (www/core/worker-module.js,
 # www/i18n/feature-words.js): only their lessons load them, and the lessons (examples/) are
 # not in the package.
 (cd dist && find www -type f \( -name '*.js' -o -name '*.css' -o -name '*.svg' \) \
     -not -path 'www/lab/*' -not -name 'lab-*.js' -not -path 'www/nature/*' -not -name 'nature-*.js' \
-    -not -name 'worker-module.js' -not -name 'feature-words.js' -print0) |
+    -not -name 'worker-module.js' -not -name 'feature-words.js' \
+    -not -path 'www/package/*' -not -name 'lesson-bundle.js' -print0) |
     while IFS= read -r -d '' file; do
         mkdir -p "$stage/$(dirname "$file")"
         cp "dist/$file" "$stage/$file"

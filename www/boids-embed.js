@@ -74,7 +74,12 @@ const READOUT_PERIOD = 500;
 const STYLESHEET = new URL('./boids-flock.css', import.meta.url).href;
 
 // The element's stylesheet, unless the page links it already (a file, so a strict CSP allows it).
-if (![...document.querySelectorAll('link[rel~="stylesheet"]')].some((link) => link.href === STYLESHEET)) {
+// The lesson bundle carries it as text (scripts/build-lesson-bundle.mjs defines BOIDS_LESSON_CSS).
+if (typeof BOIDS_LESSON_CSS === 'string') {
+  const style = document.createElement('style');
+  style.textContent = BOIDS_LESSON_CSS;
+  document.head.append(style);
+} else if (![...document.querySelectorAll('link[rel~="stylesheet"]')].some((link) => link.href === STYLESHEET)) {
   const link = document.createElement('link');
   link.rel = 'stylesheet';
   link.href = STYLESHEET;

@@ -20,7 +20,9 @@ import { BASICS, GROUPS } from './panel/panel.js';
 import { COLOUR_MODES, MODE_TEXT, SHAPES, SHAPE_TEXT, TIME_SCALE } from './instruments/instruments.js';
 import { PROMPT_ATTRIBUTES } from './lesson/prompts.js';
 import { buildOutputs, buildParams, buildPrompts, buildStart, buildView } from './studio/studio-form.js';
-import { iframeOf, snippetOf, urlOf } from './studio/studio-output.js';
+import { elementOf, iframeOf, snippetOf, urlOf } from './studio/studio-output.js';
+import { buildDownloads, saveFile, sizeText } from './studio/studio-export.js';
+import { makeDownload } from './package/downloads.js';
 import studioEn from './i18n/studio-en.js';
 
 /** Where students' pages get the element: this very copy, wherever the studio is served. */
@@ -227,6 +229,30 @@ async function copy(name) {
   }
 }
 
+/** Makes the lesson's file of `kind` (studio-export.js) and hands it to the browser. */
+async function download(kind) {
+  const { buttons, status } = ui.downloads;
+  const attributes = lessonAttributes();
+  const lesson = {
+    attributes,
+    elementHtml: elementOf(attributes),
+    title: preview.getAttribute('lesson-title')?.trim() || w('frameTitle'),
+    lang: attributes.find(([name]) => name === 'lang')?.[1] ?? 'en',
+  };
+  for (const button of Object.values(buttons)) button.disabled = true;
+  status.textContent = w('downloadMaking');
+  try {
+    const { blob, name } = await makeDownload(kind, lesson);
+    saveFile(blob, name);
+    status.textContent = w('downloadDone', { name, size: sizeText(blob.size, lang) });
+  } catch (error) {
+    console.error(error);
+    status.textContent = w('downloadFailed', { why: error.message });
+  } finally {
+    for (const button of Object.values(buttons)) button.disabled = false;
+  }
+}
+
 // ---- the form -----------------------------------------------------------------------------------
 
 const handlers = {
@@ -385,7 +411,8 @@ function buildForm() {
   const form = document.getElementById('lesson');
   form.replaceChildren(form.querySelector('h2'), start.element, prompts.element, params.element, view.element);
   const outputsBox = document.querySelector('.studio-outputs');
-  outputsBox.replaceChildren(outputsBox.querySelector('h2'), ...parts);
+  const downloads = buildDownloads({ w, on: { download } });
+  outputsBox.replaceChildren(outputsBox.querySelector('h2'), ...parts, downloads.element);
   const restartButton = document.createElement('button');
   restartButton.type = 'button';
   restartButton.id = 'studio-restart';
@@ -394,7 +421,7 @@ function buildForm() {
   restartButton.title = w('restartTitle');
   restartButton.addEventListener('click', restart);
   document.getElementById('preview-actions').replaceChildren(restartButton);
-  ui = { start, params, view, prompts, outputs };
+  ui = { start, params, view, prompts, outputs, downloads };
 }
 
 /** What the start's moment line says. */

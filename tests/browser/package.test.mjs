@@ -57,12 +57,15 @@ test('the tarball holds what a page loads and nothing else; its size', () => {
   // Every script, style and icon of dist/www/, in its folder (www/core/, www/i18n/, ...):
   // a file in a subfolder the packing missed would break the element only once installed.
   // The algorithm lab and real flocks are not shipped: only their lessons (examples/, not
-  // packed) load them, and what only they share.
+  // packed) load them, and what only they share; nor the studio's downloads (www/package/).
   const isLab = (file) =>
     file.startsWith('www/lab/') ||
     file.startsWith('www/nature/') ||
     /^www\/i18n\/(lab|nature)-[a-z]+\.js$/.test(file) ||
-    ['www/core/worker-module.js', 'www/i18n/feature-words.js'].includes(file);
+    ['www/core/worker-module.js', 'www/i18n/feature-words.js'].includes(file) ||
+    // The studio's downloads (issue 45): the lesson bundle and what writes the files.
+    file.startsWith('www/package/') ||
+    file === 'www/lesson-bundle.js';
   const shipped = readdirSync(path.join(distDir, 'www'), { recursive: true })
     .map((file) => `www/${file.split(path.sep).join('/')}`)
     .filter((file) => /\.(js|css|svg)$/.test(file) && !isLab(file));
@@ -84,7 +87,9 @@ test('the tarball holds what a page loads and nothing else; its size', () => {
   // rows and the model's leadership graph (431.4 KB). 455 KB with issue 44's drone swarms in
   // both of the page's builds and the worker's module (+9.6, +7.9 KB gzipped): 453.6 KB. 459 KB
   // with its maps (the worker's module +1.9 KB, the heat map +2.2 KB): 457.1 KB.
-  assert.ok(packed <= 459_000, `the tarball is ${packed} bytes (limit 459 KB)`);
+  // 462 KB with issue 45's studio downloads (the Download block and its words; the lesson
+  // bundle itself is not packed): 459.4 KB.
+  assert.ok(packed <= 462_000, `the tarball is ${packed} bytes (limit 462 KB)`);
 });
 
 test("the package's package.json: version in step with Cargo.toml, exports, files, module, license", () => {

@@ -28,8 +28,19 @@ function wantedBuild() {
   }
 }
 
+/**
+ * The portable build's bytes when this module is part of the lesson bundle, which carries
+ * them inside it (scripts/build-lesson-bundle.mjs defines BOIDS_LESSON_WASM as their base64):
+ * a lesson opened from a file or a learning platform's package fetches nothing. null here.
+ */
+const INLINE = typeof BOIDS_LESSON_WASM === 'string' ? Uint8Array.from(atob(BOIDS_LESSON_WASM), (c) => c.charCodeAt(0)) : null;
+
 /** Loads the wanted build, or the portable one if that fails (say, a copy without the file). */
 async function loadBuild() {
+  if (INLINE) {
+    await init({ module_or_path: INLINE });
+    return 'simd128';
+  }
   const wanted = wantedBuild();
   if (wanted === 'relaxed-simd') {
     try {
@@ -70,7 +81,7 @@ let forWorkers = null;
  */
 export function moduleForWorkers() {
   forWorkers ??= (async () => {
-    const bytes = build === 'relaxed-simd' ? await patchedModule(BASE, RELAXED_PATCH) : await fetchBytes(BASE);
+    const bytes = INLINE ?? (build === 'relaxed-simd' ? await patchedModule(BASE, RELAXED_PATCH) : await fetchBytes(BASE));
     return WebAssembly.compile(bytes);
   })();
   return forWorkers;

@@ -30,6 +30,16 @@ export const LANG_NAMES = { en: 'English', uk: 'Українська', pl: 'Pols
 /** The tables loaded so far: English always, another language once `loadLang` has it. */
 export const STRINGS = { en };
 
+// Each other table by name, not `import(\`./${lang}.js\`)`: a bundler (the lesson bundle,
+// scripts/build-lesson-bundle.mjs) takes a template as every file of this folder.
+const TABLES = { uk: () => import('./uk.js'), pl: () => import('./pl.js'), ru: () => import('./ru.js') };
+const EXPLAIN = {
+  en: () => import('./explain-en.js'),
+  uk: () => import('./explain-uk.js'),
+  pl: () => import('./explain-pl.js'),
+  ru: () => import('./explain-ru.js'),
+};
+
 const loading = new Map();
 
 /**
@@ -40,7 +50,7 @@ export function loadLang(lang) {
   if (STRINGS[lang]) return Promise.resolve(true);
   if (!LANGS.includes(lang)) return Promise.resolve(false);
   if (!loading.has(lang)) {
-    const load = import(`./${lang}.js`).then(
+    const load = TABLES[lang]().then(
       (module) => {
         STRINGS[lang] = module.default;
         return true;
@@ -109,7 +119,7 @@ const explaining = new Map();
 export function loadExplain(lang) {
   const want = LANGS.includes(lang) ? lang : 'en';
   if (!explaining.has(want)) {
-    const load = import(`./explain-${want}.js`).then(
+    const load = EXPLAIN[want]().then(
       (module) => module.default,
       (error) => {
         if (want === 'en') throw error;

@@ -1,4 +1,5 @@
-// The studio's three outputs (studio.html, issue 28) from one list of attributes: the
+// The studio's three outputs (studio.html, issue 28) from one list of attributes (and the
+// element the downloads put in their page, studio-export.js): the
 // `<script>` + `<boids-flock>` snippet, the `<iframe>` of embed.html, and a link to the full
 // page. Pure text in, text out (no DOM, no flock), so what the preview shows and what the
 // outputs say are one list written three ways.
@@ -28,11 +29,16 @@ function attributeText([name, value]) {
  * textarea.
  */
 export function snippetOf(attributes, scriptSrc) {
-  const parts = attributes.map(attributeText);
   const script = `<script type="module" src="${escapeAttribute(scriptSrc)}"></script>`;
+  return `${script}\n${elementOf(attributes)}\n`;
+}
+
+/** The `<boids-flock …></boids-flock>` element alone (the downloads put it in their page). */
+export function elementOf(attributes) {
+  const parts = attributes.map(attributeText);
   const oneLine = `<boids-flock${parts.map((p) => ` ${p}`).join('')}></boids-flock>`;
-  if (oneLine.length <= 100) return `${script}\n${oneLine}\n`;
-  return `${script}\n<boids-flock\n${parts.map((p) => `  ${p}`).join('\n')}\n></boids-flock>\n`;
+  if (oneLine.length <= 100) return oneLine;
+  return `<boids-flock\n${parts.map((p) => `  ${p}`).join('\n')}\n></boids-flock>`;
 }
 
 /** The URL form of the attributes: `?name=value&…` plus `#state=…` for what goes after `#`. */

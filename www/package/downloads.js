@@ -1,0 +1,25 @@
+// The files the studio's Download buttons make (studio/studio-export.js builds the buttons):
+// the lesson as one HTML file (single-file.js) or a SCORM package (scorm.js), each from the
+// lesson bundle, fetched on the first press. The modules that write them load on demand.
+
+/** The kinds, in the order the studio shows them. */
+export const KINDS = ['html', 'scorm12', 'scorm2004'];
+
+/**
+ * The file for `kind` of the lesson `{ elementHtml, attributes, title, lang }`: resolves to
+ * { blob, name }. A RangeError for an unknown kind.
+ */
+export async function makeDownload(kind, lesson) {
+  if (!KINDS.includes(kind)) throw new RangeError(`makeDownload: kind must be one of ${KINDS.join(', ')}, got ${JSON.stringify(kind)}`);
+  const { lessonBundle, lessonHtml, fileStem } = await import('./single-file.js');
+  const bundleText = await lessonBundle();
+  const stem = fileStem(lesson.title);
+  if (kind === 'html') {
+    return { blob: new Blob([lessonHtml({ ...lesson, bundleText })], { type: 'text/html' }), name: `${stem}.html` };
+  }
+  const { scormPackage } = await import('./scorm.js');
+  const version = kind === 'scorm12' ? '1.2' : '2004';
+  const bytes = await scormPackage(lesson, bundleText, version);
+  return { blob: new Blob([bytes], { type: 'application/zip' }), name: `${stem}-scorm${version.replace('.', '')}.zip` };
+}
+
