@@ -16,12 +16,13 @@
 import { BoidsFlock } from './boids-embed.js';
 import { LANGS, LANG_NAMES, loadLang, pickLang, texts } from './i18n/texts.js';
 import { formatNumber, kebab, readParam } from './core/settings.js';
+import { saveBlob } from './core/save-blob.js';
 import { BASICS, GROUPS } from './panel/panel.js';
 import { COLOUR_MODES, MODE_TEXT, SHAPES, SHAPE_TEXT, TIME_SCALE } from './instruments/instruments.js';
 import { PROMPT_ATTRIBUTES } from './lesson/prompts.js';
 import { buildOutputs, buildParams, buildPrompts, buildStart, buildView } from './studio/studio-form.js';
 import { elementOf, iframeOf, snippetOf, urlOf } from './studio/studio-output.js';
-import { buildDownloads, saveFile, sizeText } from './studio/studio-export.js';
+import { buildDownloads, sizeText } from './studio/studio-export.js';
 import { makeDownload } from './package/downloads.js';
 import studioEn from './i18n/studio-en.js';
 
@@ -243,7 +244,7 @@ async function download(kind) {
   status.textContent = w('downloadMaking');
   try {
     const { blob, name } = await makeDownload(kind, lesson);
-    saveFile(blob, name);
+    saveBlob(blob, name);
     status.textContent = w('downloadDone', { name, size: sizeText(blob.size, lang) });
   } catch (error) {
     console.error(error);

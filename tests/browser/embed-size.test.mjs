@@ -168,9 +168,10 @@ const STUDIO_LIMIT = 19 * KB;
  * Files of the page's modules that load only when asked: the moment's codec (a moment loaded
  * or linked); isolation's module and its service worker (issue 30: only on a host that does
  * not make the page cross-origin isolated, its first visit; 0.46 and 0.39 KB gzipped when
- * added, app.js +0.05 KB to ask for them: the page stayed at 235.0 KB; dist/ +0.9 KB, 302.3 KB).
+ * added, app.js +0.05 KB to ask for them: the page stayed at 235.0 KB; dist/ +0.9 KB, 302.3 KB);
+ * save-blob.js, the one file saver of the experiment's panel, the lab and the studio.
  */
-const ON_REQUEST = ['www/lesson/moment.js', 'www/core/isolate.js', 'coi-sw.js'];
+const ON_REQUEST = ['www/lesson/moment.js', 'www/core/isolate.js', 'coi-sw.js', 'www/core/save-blob.js'];
 /**
  * Shared by lessons that load them (the algorithm lab, real flocks), never by the page: the
  * worker's module on the page's thread, and the loader of a feature's words.

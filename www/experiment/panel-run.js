@@ -5,6 +5,7 @@
 // run finishes.
 
 import { button, element } from '../core/dom.js';
+import { saveBlob } from '../core/save-blob.js';
 import { resultCode, runExperiment } from './runner.js';
 import { MEASURES, drawPhasePlot, seriesFromRows, statesFromRows } from './phase-plot.js';
 import { cellsFromRows, drawHeatMap } from './heat-map.js';
@@ -15,14 +16,6 @@ import { cellsFromRows, drawHeatMap } from './heat-map.js';
 
 /** A progress message for screen readers at most this often, ms (the bar itself moves on). */
 const SAY_EVERY = 5000;
-
-function download(name, blob) {
-  const link = element('a');
-  link.href = URL.createObjectURL(blob);
-  link.download = name;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
-}
 
 /** Seconds as "45 s" or "3 min", in the language. */
 function duration(t, seconds, lang) {
@@ -90,7 +83,7 @@ export function buildRun(host, ui, field) {
   const files = element('div', 'bf-exp-buttons');
   ui.csv = button('bf-exp-csv', t('expDownloadCsv'), () => downloadCsv(host));
   ui.csv.id = id('csv');
-  ui.png = button('bf-exp-png', t('expDownloadPng'), () => canvas.toBlob((blob) => blob && download(`${fileStem(host)}.png`, blob)));
+  ui.png = button('bf-exp-png', t('expDownloadPng'), () => canvas.toBlob((blob) => blob && saveBlob(blob, `${fileStem(host)}.png`)));
   ui.png.id = id('png');
   ui.copy = button('bf-exp-copy', t('expCopyLink'), async () => {
     let link;
@@ -219,7 +212,7 @@ function downloadCsv(host) {
   } catch {
     link = undefined;
   }
-  download(`${fileStem(host)}.csv`, new Blob([state.result.csv(link)], { type: 'text/csv' }));
+  saveBlob(new Blob([state.result.csv(link)], { type: 'text/csv' }), `${fileStem(host)}.csv`);
 }
 
 /** Shows the run: the Start/Stop button, progress, messages, the files' buttons, the plot. */

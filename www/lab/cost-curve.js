@@ -7,6 +7,7 @@
 // (a lesson imports it), never with the page; its words are i18n/lab-<lang>.js.
 
 import { element } from '../core/dom.js';
+import { saveBlob } from '../core/save-blob.js';
 import { whiteCanvas } from './canvas.js';
 import { fill, loadLabTexts } from './words.js';
 
@@ -358,16 +359,9 @@ export async function buildCostCurve(container, { lang = 'en', counts = COUNTS, 
       render();
     }
   }
-  const save = (blob, name) => {
-    const link = element('a');
-    link.href = URL.createObjectURL(blob);
-    link.download = name;
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(link.href), 1000);
-  };
   start.addEventListener('click', () => measure());
-  csv.addEventListener('click', () => save(new Blob([costCsv(points)], { type: 'text/csv' }), 'boids-search-cost.csv'));
-  png.addEventListener('click', () => canvas.toBlob((blob) => blob && save(blob, 'boids-search-cost.png'), 'image/png'));
+  csv.addEventListener('click', () => saveBlob(new Blob([costCsv(points)], { type: 'text/csv' }), 'boids-search-cost.csv'));
+  png.addEventListener('click', () => canvas.toBlob((blob) => blob && saveBlob(blob, 'boids-search-cost.png'), 'image/png'));
   new ResizeObserver(() => render()).observe(canvas);
   render();
   return { root, measure, points: () => points.slice() };

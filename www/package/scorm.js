@@ -7,10 +7,10 @@
 // 4,096: room for the flock's exact moment). The schema files (.xsd) are left out: the
 // platforms named read the manifest without them, and they would add ~200 KB.
 
+import { escapeAttribute } from '../studio/studio-output.js';
 import { lessonHtml } from './single-file.js';
 import { zipFiles } from './zip.js';
 
-const xml = (text) => String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
  * The package's identifier: the same lesson gives the same one, so a platform sees a
@@ -27,50 +27,58 @@ function hashOf(text) {
   return a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0');
 }
 
+/**
+ * What the two manifests differ in: the manifest's own version, the namespaces and their
+ * schema files, the schema version, and the spelling of the SCO attribute (1.2 writes
+ * `scormtype`, 2004 `scormType`).
+ */
+const MANIFEST = {
+  '1.2': {
+    manifestVersion: '1.0',
+    cp: ['http://www.imsproject.org/xsd/imscp_rootv1p1p2', 'imscp_rootv1p1p2.xsd'],
+    adlcp: ['http://www.adlnet.org/xsd/adlcp_rootv1p2', 'adlcp_rootv1p2.xsd'],
+    schemaVersion: '1.2',
+    scormType: 'adlcp:scormtype',
+  },
+  2004: {
+    manifestVersion: '1',
+    cp: ['http://www.imsglobal.org/xsd/imscp_v1p1', 'imscp_v1p1.xsd'],
+    adlcp: ['http://www.adlnet.org/xsd/adlcp_v1p3', 'adlcp_v1p3.xsd'],
+    schemaVersion: '2004 4th Edition',
+    scormType: 'adlcp:scormType',
+  },
+};
+
 /** The manifest of a one-page package, for SCORM `version` ('1.2' or '2004'). */
 export function manifestOf({ title, version, identifier }) {
-  const body = (scormType) => `  <organizations default="boids-org">
+  const form = MANIFEST[version];
+  if (!form) throw new RangeError(`scorm: version must be '1.2' or '2004', got ${JSON.stringify(version)}`);
+  const { cp, adlcp } = form;
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<manifest identifier="${escapeAttribute(identifier)}" version="${form.manifestVersion}"
+    xmlns="${cp[0]}"
+    xmlns:adlcp="${adlcp[0]}"
+    xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
+    xsi:schemaLocation="${cp[0]} ${cp[1]} ${adlcp[0]} ${adlcp[1]}">
+  <metadata>
+    <schema>ADL SCORM</schema>
+    <schemaversion>${form.schemaVersion}</schemaversion>
+  </metadata>
+  <organizations default="boids-org">
     <organization identifier="boids-org">
-      <title>${xml(title)}</title>
+      <title>${escapeAttribute(title)}</title>
       <item identifier="boids-item" identifierref="boids-sco">
-        <title>${xml(title)}</title>
+        <title>${escapeAttribute(title)}</title>
       </item>
     </organization>
   </organizations>
   <resources>
-    <resource identifier="boids-sco" type="webcontent" ${scormType}="sco" href="index.html">
+    <resource identifier="boids-sco" type="webcontent" ${form.scormType}="sco" href="index.html">
       <file href="index.html"/>
     </resource>
   </resources>
 </manifest>
 `;
-  if (version === '1.2') {
-    return `<?xml version="1.0" encoding="UTF-8"?>
-<manifest identifier="${xml(identifier)}" version="1.0"
-    xmlns="http://www.imsproject.org/xsd/imscp_rootv1p1p2"
-    xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_rootv1p2"
-    xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
-    xsi:schemaLocation="http://www.imsproject.org/xsd/imscp_rootv1p1p2 imscp_rootv1p1p2.xsd http://www.adlnet.org/xsd/adlcp_rootv1p2 adlcp_rootv1p2.xsd">
-  <metadata>
-    <schema>ADL SCORM</schema>
-    <schemaversion>1.2</schemaversion>
-  </metadata>
-${body('adlcp:scormtype')}`;
-  }
-  if (version === '2004') {
-    return `<?xml version="1.0" encoding="UTF-8"?>
-<manifest identifier="${xml(identifier)}" version="1"
-    xmlns="http://www.imsglobal.org/xsd/imscp_v1p1"
-    xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_v1p3"
-    xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
-    xsi:schemaLocation="http://www.imsglobal.org/xsd/imscp_v1p1 imscp_v1p1.xsd http://www.adlnet.org/xsd/adlcp_v1p3 adlcp_v1p3.xsd">
-  <metadata>
-    <schema>ADL SCORM</schema>
-    <schemaversion>2004 4th Edition</schemaversion>
-  </metadata>
-${body('adlcp:scormType')}`;
-  }
-  throw new RangeError(`scorm: version must be '1.2' or '2004', got ${JSON.stringify(version)}`);
 }
 
 /**

@@ -4,6 +4,8 @@
 // network, it fetches nothing. The SCORM package's page is the same file with `data-scorm`
 // on <html> (scorm-runtime.js reports to the platform then).
 
+import { escapeAttribute } from '../studio/studio-output.js';
+
 /** The lesson bundle's URL, beside this module. */
 export const BUNDLE_URL = new URL('./boids-lesson.js', import.meta.url);
 
@@ -21,7 +23,6 @@ export function lessonBundle() {
   return bundle;
 }
 
-const escapeText = (text) => String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** The page around the lesson: the flock's night sky edge to edge, the lesson centred, readable on a phone. */
 const PAGE_STYLE = `html{background:#070d1a;color:#e6edf7;font:16px/1.45 system-ui,sans-serif}
@@ -46,7 +47,7 @@ export function lessonHtml({ elementHtml, title, lang = 'en', bundleText, scorm 
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeText(title)}</title>
+<title>${escapeAttribute(title)}</title>
 <style>${PAGE_STYLE}</style>
 </head>
 <body>

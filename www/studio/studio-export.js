@@ -51,17 +51,3 @@ export function sizeText(bytes, lang = 'en') {
   const format = (value, unit) => `${new Intl.NumberFormat(lang, { maximumFractionDigits: 1 }).format(value)} ${unit}`;
   return bytes >= 1024 * 1024 ? format(bytes / (1024 * 1024), 'MB') : format(bytes / 1024, 'KB');
 }
-
-/** Hands `blob` to the browser as a download called `name`. */
-export function saveFile(blob, name) {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  link.hidden = true;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The download has its bytes once click() returns in every engine; a minute is ample.
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
