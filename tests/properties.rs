@@ -164,3 +164,27 @@ proptest! {
         }
     }
 }
+
+/// A case the property above once found: boids 124 and 144 are the same distance from boid
+/// 91 (15.548827) across a wrapped edge, competing for its second place. The grid computed
+/// the offset as x − (p ∓ world), brute force as (x − p) ± world: a one-ulp difference gave
+/// the grid's second place to 144, brute force's (by label) to 124.
+#[test]
+fn nearest_k_ties_across_a_wrapped_edge_go_to_the_lower_label() {
+    let settings = Settings {
+        world_size: Some(79.95951),
+        wrap: true,
+        perception: 1.0,
+        separation_radius: 0.1,
+        field_of_view: 159.34093,
+        species: 1,
+        topological: true,
+        nearest_k: 2,
+        ..Settings::walled()
+    };
+    let mut flock = Flock::with_settings(166, Some(1423901464), settings);
+    let mut brute = flock.neighbour_sets_brute_force();
+    brute.iter_mut().for_each(|set| set.sort_unstable());
+    assert_eq!(brute[91], vec![124, 165]);
+    assert_eq!(flock.neighbour_sets(), brute);
+}

@@ -287,7 +287,10 @@ impl Search<'_> {
         seeker: &Seeker,
         found: &mut Nearest,
     ) {
-        let image = seeker.point - shift;
+        // The offset as `nearest_image(to - from)` computes it, (x - p) ± world, not as
+        // x - (p ∓ world): the same bits as the brute-force reference, so two boids at the same
+        // distance tie there too (a one-ulp difference once made a different k-th nearest).
+        let point = seeker.point;
         let sorted = self.sorted;
         let columns = [&sorted.x, &sorted.y, &sorted.z].map(|c| &c[slots.clone()]);
         let [xs, ys, zs] = columns;
@@ -295,7 +298,7 @@ impl Search<'_> {
         // (one at the same distance may still win on its label).
         let mut bar = found.bar();
         for (n, ((&x, &y), &z)) in xs.iter().zip(ys).zip(zs).enumerate() {
-            let offset = Vec3::new(x, y, z) - image;
+            let offset = (Vec3::new(x, y, z) - point) + shift;
             let distance_squared = offset.length_squared();
             if distance_squared > bar {
                 continue;
