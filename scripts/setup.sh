@@ -17,6 +17,7 @@
 #   - trunk 0.21.14 (0.22 needs a newer rustc)
 #   - every crate in Cargo.lock downloaded (so trunk/cargo can run --offline)
 #   - the CI workflow's linters from PyPI (zizmor, check-jsonschema) in .tools/lint, a venv
+#   - a Learning Record Store (ralph-malph) from PyPI in .tools/lrs, a venv, for the LRS recipe's test
 # Never downloads a browser (nor a driver) through playwright, puppeteer or selenium, never uses Debian's binaryen (its wasm-opt
 # 108 corrupts wasm-bindgen output).
 
@@ -160,6 +161,22 @@ _boids_setup() {
         # shellcheck disable=SC2086 # two requirements, split on purpose
         .tools/lint/bin/pip install --quiet --disable-pip-version-check --only-binary=:all: $linters
         echo "$linters" > "$lint_stamp"
+    fi
+
+    # --- a Learning Record Store for the LRS recipe's test (PyPI, a venv of its own) -------
+    # ralph-malph 5.1.0 (France Université Numérique's LRS, ~86 MB with FastAPI and uvicorn;
+    # `requests` is imported by its CLI but not declared): tests/browser/h5p.test.mjs starts it
+    # on the loopback address, as docs/embedding.md's recipe does.
+    local lrs="ralph-malph[cli,lrs]==5.1.0 requests==2.34.2" lrs_stamp=".tools/lrs/.boids-lrs"
+    step "Learning Record Store: $lrs"
+    if [[ -f "$lrs_stamp" && "$(cat "$lrs_stamp")" == "$lrs" && -x .tools/lrs/bin/ralph ]]; then
+        skip "already in .tools/lrs"
+    else
+        rm -rf .tools/lrs
+        python3 -m venv .tools/lrs
+        # shellcheck disable=SC2086 # two requirements, split on purpose
+        .tools/lrs/bin/pip install --quiet --disable-pip-version-check --only-binary=:all: $lrs
+        echo "$lrs" > "$lrs_stamp"
     fi
 
     # --- crates --------------------------------------------------------------------------

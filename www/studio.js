@@ -254,6 +254,14 @@ async function download(kind) {
   }
 }
 
+/** The link, as a QR code in a dialog (www/core/qr-dialog.js, imported on the first press). */
+async function showQr() {
+  renderOutputs(); // the latest, as copy() does
+  const { showQr: show } = await import('./core/qr-dialog.js');
+  const words = { title: w('qrTitle'), close: w('qrClose'), code: w('qrButton'), tooLong: w('qrTooLong') };
+  show({ link: ui.outputs.link.text.value, words, parent: document.body, opener: ui.outputs.qr });
+}
+
 // ---- the form -----------------------------------------------------------------------------------
 
 const handlers = {
@@ -408,7 +416,7 @@ function buildForm() {
   });
   const prompts = buildPrompts({ w, on: handlers.prompt });
   const cdn = `https://cdn.jsdelivr.net/npm/boids-flock@${BoidsFlock.version ?? '0.1.0'}/www/boids-embed.js`;
-  const { parts, outputs } = buildOutputs({ w, cdn, on: { copy } });
+  const { parts, outputs } = buildOutputs({ w, cdn, on: { copy, qr: showQr } });
   const form = document.getElementById('lesson');
   form.replaceChildren(form.querySelector('h2'), start.element, prompts.element, params.element, view.element);
   const outputsBox = document.querySelector('.studio-outputs');

@@ -95,7 +95,9 @@ const WASM_LIMIT = 166 * KB;
 // 253 KB from issue 44's drone swarms, nearly all of it the page's module (+9.6 KB: the
 // swarm steps in the page, so its code cannot load on demand), the panel's group and its
 // words (+0.5 KB): 252.8 KB.
-const PAGE_LIMIT = 253 * KB;
+// 253.5 KB from issue 45: the QR code buttons and their words in the page (+0.33 KB; the
+// dialog and its encoder load on the first press), the downloads' two typeof checks: 253.4 KB.
+const PAGE_LIMIT = 253.5 * KB;
 /**
  * The explanation, fetched when "How it works" first opens: explain.js and the reader's
  * words (English and the largest other table counted, as for the page).
@@ -149,7 +151,9 @@ const DATA_LIMIT = 120 * KB;
 // 403 KB with issue 44's maps: the lesson swarm.html in four languages and its script (8.8 +
 // 2.0 KB), the heat map (2.2 KB), the panel's second parameter and its words: 401.6 KB. The
 // page's own first download did not grow.
-const DIST_LIMIT = 403 * KB;
+// 411 KB from issue 45's QR code: its dialog and encoder (7.4 KB, on the first press only),
+// the buttons' words in four tables: 410.6 KB.
+const DIST_LIMIT = 411 * KB;
 /**
  * The studio's downloads (issue 45, www/package/): the lesson bundle (the element, its style
  * and the portable wasm, base64, in one module: 309 KB gzipped when added) and the modules
@@ -169,9 +173,11 @@ const STUDIO_LIMIT = 19 * KB;
  * or linked); isolation's module and its service worker (issue 30: only on a host that does
  * not make the page cross-origin isolated, its first visit; 0.46 and 0.39 KB gzipped when
  * added, app.js +0.05 KB to ask for them: the page stayed at 235.0 KB; dist/ +0.9 KB, 302.3 KB);
- * save-blob.js, the one file saver of the experiment's panel, the lab and the studio.
+ * save-blob.js, the one file saver of the experiment's panel, the lab and the studio; the QR
+ * code's dialog and its encoder (issue 45: the first press of a "QR code" button;
+ * www/core/qr-dialog.js and www/vendor/uqr.js, 0.8 + 6.6 KB gzipped when added).
  */
-const ON_REQUEST = ['www/lesson/moment.js', 'www/core/isolate.js', 'coi-sw.js', 'www/core/save-blob.js'];
+const ON_REQUEST = ['www/lesson/moment.js', 'www/core/isolate.js', 'coi-sw.js', 'www/core/save-blob.js', 'www/core/qr-dialog.js', 'www/vendor/uqr.js'];
 /**
  * Shared by lessons that load them (the algorithm lab, real flocks), never by the page: the
  * worker's module on the page's thread, and the loader of a feature's words.

@@ -18,48 +18,13 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { repoRoot, saveArtifact, serve, useDistAndBrowser, watchProblems } from './helpers.mjs';
 import { STRICT_CSP, waitFlocks } from './embed-helpers.mjs';
+import { NOTICE, PREDICT, buildLesson, download, openStudio } from './studio-lesson.mjs';
 
 // scorm-again's package exports only its modules: its browser build (window.Scorm12API, window.Scorm2004API) by path.
 const SCORM_AGAIN = path.join(repoRoot, 'node_modules', 'scorm-again', 'dist', 'scorm-again.js');
 const env = useDistAndBrowser({ csp: STRICT_CSP });
 const work = mkdtempSync(path.join(tmpdir(), 'boids-lesson-files-'));
 
-const PREDICT = 'What will one hawk do to 300 birds?';
-const NOTICE = 'Where do the birds go?';
-
-async function openStudio(viewport = { width: 1280, height: 900 }) {
-  const context = await env.browser.newContext({ viewport, acceptDownloads: true });
-  const page = await context.newPage();
-  const watch = watchProblems(page);
-  await page.goto(`${env.server.url}studio.html`);
-  await page.waitForFunction(() => document.documentElement.dataset.studio === 'ready', null, { timeout: 60_000 });
-  await waitFlocks(page, '#preview');
-  return { context, page, ...watch };
-}
-
-/** A lesson in the studio's form: 300 birds, seed 77, cohesion shown and locked, two prompts. */
-async function buildLesson(page) {
-  await page.locator('#studio-value-count').fill('300');
-  await page.locator('#studio-seed').fill('77');
-  await page.locator('#studio-show-cohesion').check();
-  await page.locator('#studio-lock-cohesion').check();
-  await page.locator('#studio-lesson-title').fill('One hawk');
-  await page.locator('#studio-predict').fill(PREDICT);
-  await page.locator('#studio-notice').fill(NOTICE);
-  await page.locator('#studio-try').fill('');
-  // The outputs follow the form on the next frames.
-  await page.waitForFunction(() => document.getElementById('studio-out-snippet').value.includes('notice='), null, { timeout: 10_000 });
-}
-
-/** Presses the download button of `kind` and saves the file; resolves to its path and the status line. */
-async function download(page, kind) {
-  const [file] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.locator(`#studio-download-${kind}`).click()]);
-  const target = path.join(work, file.suggestedFilename());
-  await file.saveAs(target);
-  await page.waitForFunction(() => /\d/.test(document.getElementById('studio-download-status').textContent), null, { timeout: 10_000 });
-  const status = await page.locator('#studio-download-status').textContent();
-  return { target, name: file.suggestedFilename(), status };
-}
 
 /** What a <boids-flock> holds: its values, seed, the sliders shown and locked, prompts, answer boxes. */
 function lessonState(frame) {
@@ -89,9 +54,9 @@ function unzip(file, into) {
 }
 
 test('the single file, opened from file:// with no network, runs the lesson of the preview and asks for nothing', { timeout: 240_000 }, async () => {
-  const { context, page, problems } = await openStudio();
+  const { context, page, problems } = await openStudio(env);
   await buildLesson(page);
-  const { target, name, status } = await download(page, 'html');
+  const { target, name, status } = await download(page, 'html', work);
   assert.equal(name, 'one-hawk.html');
   const size = statSync(target).size;
   assert.match(status, new RegExp(`one-hawk\\.html \\(${(size / 1024).toFixed(1)} KB\\)`), `the status says the name and size: ${status}`);
@@ -175,10 +140,10 @@ async function runPackage(version, { cmi = null } = {}) {
 const readCmi = (page) => page.evaluate(() => JSON.parse(JSON.stringify(window.lms.cmi)));
 
 test('SCORM packages under scorm-again: completion, the answers, a suspend state that brings the flock back', { timeout: 400_000 }, async () => {
-  const { context: studio, page } = await openStudio();
+  const { context: studio, page } = await openStudio(env);
   await buildLesson(page);
   for (const kind of ['scorm12', 'scorm2004']) {
-    const { name, target } = await download(page, kind);
+    const { name, target } = await download(page, kind, work);
     assert.equal(name, `one-hawk-${kind}.zip`);
     assert.ok(statSync(target).size < 450_000, `${name} weighs ${statSync(target).size} bytes`);
   }
@@ -204,6 +169,7 @@ test('SCORM packages under scorm-again: completion, the answers, a suspend state
       statusKey,
       { timeout: 30_000 },
     );
+    if (version === '2004') saveArtifact('lesson-scorm.png', await first.page.screenshot()); // docs/img/lesson-scorm.png
     // Pause, then change an answer: the state is written with the paused moment.
     await first.sco.evaluate(() => {
       document.querySelector('boids-flock').paused = true;
@@ -260,8 +226,8 @@ test('SCORM packages under scorm-again: completion, the answers, a suspend state
 });
 
 test('the downloads with the keyboard, on a phone, and in uk/pl/ru', { timeout: 240_000 }, async () => {
-  const { context, page, problems } = await openStudio({ width: 390, height: 844 });
-  for (const kind of ['html', 'scorm12', 'scorm2004']) {
+  const { context, page, problems } = await openStudio(env, { width: 390, height: 844 });
+  for (const kind of ['html', 'scorm12', 'scorm2004', 'h5p']) {
     const box = await page.locator(`#studio-download-${kind}`).boundingBox();
     assert.ok(box && box.x >= 0 && box.x + box.width <= 390, `${kind}: the button fits the phone (${JSON.stringify(box)})`);
   }

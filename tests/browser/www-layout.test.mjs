@@ -16,8 +16,11 @@ import { repoRoot } from './helpers.mjs';
 const WWW = path.join(repoRoot, 'www');
 /** What the build writes beside www/ (Trunk, scripts/post-build.sh) and the pages at the root. */
 const BUILT = new Set(['boids.js', 'boids_bg.wasm', 'boids_relaxed_bg.wasm.patch', 'boids_worker.js', 'boids_worker_bg.wasm', 'coi-sw.js', 'www/package/boids-lesson.js']);
-/** Lower layers first: a module may import its own folder and folders of lower layers only. */
-const LAYER = { core: 0, i18n: 0, lesson: 1, instruments: 1, experiment: 1, studio: 1, lab: 1, nature: 1, panel: 2, package: 2, '.': 3 };
+/**
+ * Lower layers first: a module may import its own folder and folders of lower layers only.
+ * vendor/ is below them all: others' libraries copied as they ship (uqr.js), importing nothing of ours.
+ */
+const LAYER = { vendor: -1, core: 0, i18n: 0, lesson: 1, instruments: 1, experiment: 1, studio: 1, lab: 1, nature: 1, panel: 2, package: 2, '.': 3 };
 const LONG = 500;
 
 /** Every .js and .css file of www/, as 'core/loop.js'. */

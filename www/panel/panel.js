@@ -186,7 +186,7 @@ export class Panel {
       const help = element('div', 'bf-helpbar');
       if (how) help.append(how);
       help.append(keys);
-      if (shareBox) help.append(shareBox.copy);
+      if (shareBox) help.append(shareBox.copy, shareBox.qr);
       panel.append(buttons, help);
       if (shareBox) panel.append(shareBox.box);
       if (ui.presets) panel.append(ui.presets.element);
@@ -202,7 +202,7 @@ export class Panel {
       const hasForm = form && form.childElementCount > 0;
       if (shareBox || ui.presets || hasForm || explanation) {
         const panel = element('div', 'bf-panel');
-        if (shareBox) panel.append(shareBox.copy, shareBox.box);
+        if (shareBox) panel.append(shareBox.copy, shareBox.qr, shareBox.box);
         if (how) panel.append(how);
         if (explanation) panel.append(explanation);
         if (ui.presets) panel.append(ui.presets.element);
@@ -312,6 +312,11 @@ export class Panel {
     ui.copy = button('bf-copy', t('copyLink'), () => this.host.settings.copyLink());
     ui.copy.id = this.idFor('copy-link');
     ui.copy.title = t('copyLinkTitle');
+    // The same link as a QR code for phones (issue 45): its module loads on the first press.
+    ui.qr = button('bf-qr', t('qrButton'), () => this.showQr());
+    ui.qr.id = this.idFor('qr');
+    ui.qr.title = t('qrButtonTitle');
+    ui.qr.setAttribute('aria-haspopup', 'dialog');
     ui.status = element('p', 'bf-share-status');
     ui.status.setAttribute('aria-live', 'polite');
     ui.field = element('input', 'bf-share-link');
@@ -320,7 +325,16 @@ export class Panel {
     ui.field.hidden = true;
     ui.field.setAttribute('aria-label', t('linkField'));
     box.append(ui.status, ui.field);
-    return { box, copy: ui.copy };
+    return { box, copy: ui.copy, qr: ui.qr };
+  }
+
+  /** The link Copy link copies, as a QR code in a dialog (www/core/qr-dialog.js). */
+  async showQr() {
+    const t = this.host.text.ui;
+    const link = this.host.settings.shareUrl();
+    const { showQr } = await import('../core/qr-dialog.js');
+    const words = { title: t('qrTitle'), close: t('close'), code: t('qrButton'), tooLong: t('qrTooLong') };
+    showQr({ link, words, parent: this.host, opener: this.ui.qr });
   }
 
   /**

@@ -3,6 +3,8 @@
 // - one HTML file (package/single-file.js) that runs opened from a USB stick, fetching nothing;
 // - a SCORM package, 1.2 or 2004 (package/scorm.js), which Moodle, Canvas, Blackboard and
 //   Brightspace take as an activity, and which reports completion, answers and a suspend state;
+// - an H5P package (package/h5p.js), for Moodle's H5P activity, WordPress and other H5P hosts,
+//   whose lesson sends xAPI statements through H5P's own dispatcher.
 // Each is made in the page from the very attributes the studio's snippet carries, with the
 // lesson bundle (~310 KB gzipped) fetched on the first press; the form's DOM is built here,
 // the files themselves in www/package/ (downloads.js). None of those load with the studio.
@@ -14,6 +16,7 @@ export const DOWNLOADS = [
   ['html', 'downloadHtml', 'downloadHtmlHint'],
   ['scorm12', 'downloadScorm12', 'downloadScormHint'],
   ['scorm2004', 'downloadScorm2004', 'downloadScorm2004Hint'],
+  ['h5p', 'downloadH5p', 'downloadH5pHint'],
 ];
 
 /** The Download block: a heading, a button per kind with its hint, one polite status line. */

@@ -308,7 +308,12 @@ export function buildOutputs({ w, cdn, on }) {
       outputs.open.id = 'studio-open-link';
       outputs.open.target = '_blank';
       outputs.open.rel = 'noopener';
-      actions.append(outputs.open);
+      // The link as a QR code for phones (issue 45; www/core/qr-dialog.js, loaded on demand).
+      outputs.qr = button('studio-qr', w('qrButton'), () => on.qr());
+      outputs.qr.id = 'studio-qr-link';
+      outputs.qr.title = w('qrButtonTitle');
+      outputs.qr.setAttribute('aria-haspopup', 'dialog');
+      actions.append(outputs.qr, outputs.open);
     }
     actions.append(status);
     box.append(labelled, actions);
