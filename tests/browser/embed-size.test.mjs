@@ -97,7 +97,9 @@ const WASM_LIMIT = 166 * KB;
 // words (+0.5 KB): 252.8 KB.
 // 253.5 KB from issue 45: the QR code buttons and their words in the page (+0.33 KB; the
 // dialog and its encoder load on the first press), the downloads' two typeof checks: 253.4 KB.
-const PAGE_LIMIT = 253.5 * KB;
+// 254 KB: the nearest-k offset computed as brute force does (one add more per candidate)
+// grew the relaxed build's patch by 1.0 KB and the page by 0.4 KB: 253.7 KB.
+const PAGE_LIMIT = 254 * KB;
 /**
  * The explanation, fetched when "How it works" first opens: explain.js and the reader's
  * words (English and the largest other table counted, as for the page).
@@ -152,8 +154,8 @@ const DATA_LIMIT = 120 * KB;
 // 2.0 KB), the heat map (2.2 KB), the panel's second parameter and its words: 401.6 KB. The
 // page's own first download did not grow.
 // 411 KB from issue 45's QR code: its dialog and encoder (7.4 KB, on the first press only),
-// the buttons' words in four tables: 410.6 KB.
-const DIST_LIMIT = 411 * KB;
+// the buttons' words in four tables: 410.6 KB; 411.0 KB with the nearest-k offset (above).
+const DIST_LIMIT = 412 * KB;
 /**
  * The studio's downloads (issue 45, www/package/): the lesson bundle (the element, its style
  * and the portable wasm, base64, in one module: 309 KB gzipped when added) and the modules
