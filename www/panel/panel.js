@@ -186,6 +186,8 @@ export class Panel {
       const help = element('div', 'bf-helpbar');
       if (how) help.append(how);
       help.append(keys);
+      // The QR code as a glyph after Copy link: as a word it took a row of its own and pushed
+      // Perception off a 1280×800 screen (boids-panel.css).
       if (shareBox) help.append(shareBox.copy, shareBox.qr);
       panel.append(buttons, help);
       if (shareBox) panel.append(shareBox.box);
