@@ -70,32 +70,28 @@ export async function zipFiles(files, { date = new Date() } = {}) {
     const packed = deflated && deflated.length < data.length ? deflated : data;
     const method = packed === data ? 0 : 8;
 
+    // The fields both headers carry, in the same order: from byte 4 of the local header, 6 of
+    // the central one (which first says who made it).
+    const shared = (view, at) => {
+      view.setUint16(at, 20, true); // version needed: 2.0 (deflate)
+      view.setUint16(at + 2, 0x0800, true); // bit 11: the name is UTF-8
+      view.setUint16(at + 4, method, true);
+      view.setUint16(at + 6, time, true);
+      view.setUint16(at + 8, day, true);
+      view.setUint32(at + 10, crc, true);
+      view.setUint32(at + 14, packed.length, true);
+      view.setUint32(at + 18, data.length, true);
+      view.setUint16(at + 22, nameBytes.length, true); // then a 0-length extra field
+    };
     const local = new DataView(new ArrayBuffer(30));
     local.setUint32(0, 0x04034b50, true); // local file header
-    local.setUint16(4, 20, true); // version needed: 2.0 (deflate)
-    local.setUint16(6, 0x0800, true); // bit 11: the name is UTF-8
-    local.setUint16(8, method, true);
-    local.setUint16(10, time, true);
-    local.setUint16(12, day, true);
-    local.setUint32(14, crc, true);
-    local.setUint32(18, packed.length, true);
-    local.setUint32(22, data.length, true);
-    local.setUint16(26, nameBytes.length, true);
-    local.setUint16(28, 0, true); // no extra field
+    shared(local, 4);
     locals.push(new Uint8Array(local.buffer), nameBytes, packed);
 
     const central = new DataView(new ArrayBuffer(46));
     central.setUint32(0, 0x02014b50, true); // central directory header
     central.setUint16(4, 0x0314, true); // made by: Unix, 2.0 (so readers take the mode below)
-    central.setUint16(6, 20, true);
-    central.setUint16(8, 0x0800, true);
-    central.setUint16(10, method, true);
-    central.setUint16(12, time, true);
-    central.setUint16(14, day, true);
-    central.setUint32(16, crc, true);
-    central.setUint32(20, packed.length, true);
-    central.setUint32(24, data.length, true);
-    central.setUint16(28, nameBytes.length, true);
+    shared(central, 6);
     central.setUint32(38, (0o100644 << 16) >>> 0, true); // a regular file, rw-r--r--
     central.setUint32(42, offset, true);
     centrals.push(new Uint8Array(central.buffer), nameBytes);
