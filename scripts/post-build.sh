@@ -10,7 +10,8 @@
 # 3. release builds only: scripts/strip-comments.mjs takes the comment lines out of the
 #    scripts a browser downloads (21 KB gzipped of the page's 211; `trunk serve` keeps them);
 # 4. scripts/build-lesson-bundle.mjs: www/package/boids-lesson.js, the element and the wasm
-#    in one module, for the lessons the studio downloads (issue 45).
+#    in one module, for the lessons the studio downloads (issue 45);
+# 5. scripts/offline-manifest.mjs: the offline copy's file list and version into coi-sw.js.
 set -euo pipefail
 : "${TRUNK_STAGING_DIR:?run by trunk build or trunk serve, as the post_build hook in Trunk.toml}"
 cd "${TRUNK_SOURCE_DIR:-$(dirname "${BASH_SOURCE[0]}")/..}"
@@ -21,6 +22,9 @@ mv "$TRUNK_STAGING_DIR/www/core/coi-sw.js" "$TRUNK_STAGING_DIR/coi-sw.js"
 if [[ ${TRUNK_PROFILE:-debug} == release ]]; then
     node scripts/strip-comments.mjs "$TRUNK_STAGING_DIR"
 fi
-# The lesson bundle for the studio's downloads (single file, SCORM): last, from the files above
-# as they ship.
+# The lesson bundle for the studio's downloads (single file, SCORM, H5P): last, from the
+# files above as they ship.
 node scripts/build-lesson-bundle.mjs "$TRUNK_STAGING_DIR"
+# The offline copy's list and version, into the service worker: the very last step, after
+# every step that writes a file (scripts/offline-manifest.mjs).
+node scripts/offline-manifest.mjs "$TRUNK_STAGING_DIR"

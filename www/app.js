@@ -21,11 +21,10 @@ function showFatal(error) {
 }
 
 async function main() {
-  // Threads need a cross-origin isolated page (issue 30); on a static host that cannot send
-  // the headers, isolate.js installs a service worker that adds them and reloads once. Loaded
-  // only when the page is not isolated (a first visit there, or a host without the headers).
-  // The page only: an embed never changes the page it is a guest on.
-  if (!window.crossOriginIsolated) import('./core/isolate.js').then((m) => m.isolate()).catch(() => {});
+  // The service worker (isolate.js, coi-sw.js): cross-origin isolation where the host cannot
+  // send the headers (issue 30: threads), and the offline copy (issue 45). The page only: an
+  // embed never changes the page it is a guest on.
+  import('./core/isolate.js').then((m) => m.register()).catch(() => {});
   await import('./boids-embed.js');
   const flock = document.querySelector('boids-flock[page]');
   document.getElementById('version').textContent = customElements.get('boids-flock').version ?? '';

@@ -57,6 +57,10 @@ export async function serve({ root = distDir, pages = {}, csp = null, cors = fal
   const requests = [];
   const type = (name) => MIME[path.extname(name).toLowerCase()] ?? 'application/octet-stream';
   const server = createServer((req, res) => {
+    // How it was asked (the browser's Sec-Fetch-Mode): 'navigate' for a page's load, also
+    // when a service worker passes it on; 'cors', 'no-cors', 'same-origin' for the rest (the
+    // offline copy's precache among them).
+    const mode = req.headers['sec-fetch-mode'];
     let pathname;
     try {
       pathname = decodeURIComponent(new URL(req.url, 'http://x').pathname);
@@ -73,7 +77,7 @@ export async function serve({ root = distDir, pages = {}, csp = null, cors = fal
       headers['cross-origin-resource-policy'] = 'cross-origin';
     }
     if (pages[pathname] != null) {
-      requests.push({ path: pathname, status: 200 });
+      requests.push({ path: pathname, status: 200, mode });
       // A page's type by its name; a page named without an extension is HTML.
       const pageType = MIME[path.extname(pathname).toLowerCase()] ?? 'text/html; charset=utf-8';
       res.writeHead(200, { ...headers, 'content-type': pageType }).end(pages[pathname]);
@@ -85,11 +89,11 @@ export async function serve({ root = distDir, pages = {}, csp = null, cors = fal
         res.writeHead(204, headers).end();
         return;
       }
-      requests.push({ path: pathname, status: 404 });
+      requests.push({ path: pathname, status: 404, mode });
       res.writeHead(404, { ...headers, 'content-type': 'text/plain' }).end('not found');
       return;
     }
-    requests.push({ path: pathname, status: 200 });
+    requests.push({ path: pathname, status: 200, mode });
     res.writeHead(200, { ...headers, 'content-type': type(file) }).end(readFileSync(file));
   });
   await new Promise((resolve, reject) => {
