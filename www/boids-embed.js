@@ -9,7 +9,8 @@
 //   (`separationradius` or `separation-radius`); aliases `predator`, `mode="2d|3d"`, `species`;
 // - `preset`: a preset's name (`fishBall`), applied before the parameters beside it;
 // - `controls`: which sliders show ("all", "none", or names); `lang`: en, uk, pl or ru;
-//   `paused`; `readout`; `share` (a Copy link button); `contrast="more|normal"` (the
+//   `paused`; `readout`; `share` (a Copy link button); `record="0"` (no Record and Picture
+//   buttons); `contrast="more|normal"` (the
 //   projector look, contrast.js; else the reader's `prefers-contrast`); `explain` (the
 //   explanation, behind a "How it works" button); `open`: panel groups open at first ("hawks wind", "how");
 //   `controls` may also name the tools `presets`, `obstacles` (click the scene to add one)
@@ -330,6 +331,7 @@ export class BoidsFlock extends HTMLElement {
   teardown() {
     unregister(this);
     this.sharing.stop(); // threads.js: its workers end with the element
+    this.keeper?.stop(); // recorder.js: a clip being recorded ends with it, not at its 30 s
     this.resizer?.disconnect();
     this.gl.dropView({ lose: true });
     this.letGo(() => this.flock?.free());
@@ -436,6 +438,30 @@ export class BoidsFlock extends HTMLElement {
   /** A canvas for the View, with the camera's and the scene tools' input (panel/scene.js). */
   makeCanvas() {
     return this.sceneTools.makeCanvas();
+  }
+
+  // ---- Record and Picture (instruments/recorder.js, loaded on the first use) ----------------
+
+  /** Records the stage as WebM for `seconds` (at most 30; Stop ends it sooner): a promise of the Blob. */
+  record(options) {
+    return this.keeping().then((keeper) => keeper.record(options));
+  }
+
+  /** The stage as it is now (the flock, its overlay, the sky) as PNG: a promise of the Blob. */
+  picture() {
+    return this.keeping().then((keeper) => keeper.picture());
+  }
+
+  /** The recorder (`keeper`, which takes each frame drawn while it records), made once. */
+  keeping() {
+    this.keeperLoad ??= import('./instruments/recorder.js').then(
+      ({ Keeper }) => (this.keeper = new Keeper(this)),
+      (error) => {
+        this.keeperLoad = null; // the next press tries again
+        throw error;
+      },
+    );
+    return this.keeperLoad;
   }
 
   // ---- the instruments (instruments/instruments.js) -------------------------------------------
@@ -715,6 +741,7 @@ export class BoidsFlock extends HTMLElement {
       this.last = now;
       this.lastSeen = now;
       this.view.draw(this.flock);
+      this.keeper?.drawn(); // a clip being recorded takes the frame just drawn (recorder.js)
       this.readouts(now);
       this.instruments.frame(now);
       if (this.state === 'loading') {

@@ -25,7 +25,7 @@ const ALIASES = {
 };
 
 /** Setting names that are the element's own options, not parameters. */
-export const OPTIONS = ['controls', 'lang', 'paused', 'readout', 'share', 'open'];
+export const OPTIONS = ['controls', 'lang', 'paused', 'readout', 'share', 'open', 'record'];
 
 /** A number from text, a decimal comma allowed ("2,5"); undefined when it is not one. */
 export function parseNumber(raw) {

@@ -14,7 +14,7 @@ import { buildControls } from './controls.js';
 import { buildKeysHelp } from './keys.js';
 import { buildLegend } from './legend.js';
 import { isOn, parseControls } from '../core/settings.js';
-import { attachPredator, buildPresets, buildScene } from './tools.js';
+import { attachPredator, buildKeep, buildPresets, buildScene } from './tools.js';
 import { button, element, isTouch } from '../core/dom.js';
 import { NAMES, warn } from '../lesson/url-sync.js';
 import { wake } from '../core/loop.js';
@@ -53,7 +53,8 @@ export class Panel {
    * options, words and ids (`option`, `getAttribute`, `layout`, `isPage`, `uid`, `text`,
    * `lang_`, `language`), its own box (`classList`, `replaceChildren`, `dispatchEvent`,
    * `emit`), and the parts the panel shows or drives (`settings`, `locks`, `paramWatch`,
-   * `contrast`, `instruments`, `sceneTools`, `gl`, `changed`, `scheduleUrl`).
+   * `contrast`, `instruments`, `sceneTools`, `gl`, `changed`, `scheduleUrl`; `keeping` and
+   * `keeper` for Record and Picture).
    */
   constructor(host) {
     this.host = host;
@@ -108,6 +109,7 @@ export class Panel {
     this.features = features;
     const readout = this.host.option('readout') != null ? isOn(this.host.option('readout')) : full;
     const share = this.host.option('share') != null ? isOn(this.host.option('share')) : full;
+    const record = this.host.option('record') == null || isOn(this.host.option('record')); // record="0" hides
     const explain = isOn(this.host.getAttribute('explain'));
     const ui = (this.ui = {});
     this.syncControls = null;
@@ -150,6 +152,16 @@ export class Panel {
     }
 
     const shareBox = share ? this.buildShare() : null;
+    // Record and Picture (tools.js): what makes them loads on the first press (instruments/recorder.js).
+    const keep = record
+      ? buildKeep({
+          text: this.host.text,
+          id: (name) => this.idFor(name),
+          compact: !full,
+          onPress: (kind) => this.host.keeping().then((keeper) => keeper.press(kind), (error) => console.warn(`<boids-flock>: the recorder did not load (${error})`)),
+        })
+      : null;
+    if (keep) [ui.record, ui.picture, ui.keepSaid] = keep;
     const { form, sync: syncSliders } = this.buildForm({ specs, features, full, touch });
     this.syncControls = this.host.flock
       ? () => {
@@ -190,6 +202,11 @@ export class Panel {
       // Perception off a 1280×800 screen (boids-panel.css).
       if (shareBox) help.append(shareBox.copy, shareBox.qr);
       panel.append(buttons, help);
+      if (keep) {
+        const row = element('div', 'bf-keep');
+        row.append(...keep);
+        panel.append(row);
+      }
       if (shareBox) panel.append(shareBox.box);
       if (ui.presets) panel.append(ui.presets.element);
       if (form) panel.append(form);
@@ -198,7 +215,7 @@ export class Panel {
       parts.push(wrap, ...(explanation ? [explanation] : []), panel);
     } else {
       const toolbar = element('div', 'bf-toolbar');
-      toolbar.append(pause, rebuild, keys);
+      toolbar.append(pause, rebuild, ...(keep ?? []), keys);
       stage.append(toolbar);
       parts.push(stage);
       const hasForm = form && form.childElementCount > 0;
@@ -219,6 +236,7 @@ export class Panel {
     if (explanation) this.showExplanation(this.host.settings.openGroups().has('how'), { remember: false });
     if (this.message) this.showMessage(...this.message);
     this.showPaused();
+    this.host.keeper?.show(); // a recording goes on in the new panel's button
     this.showCount();
     this.showCover();
     this.showLegend();

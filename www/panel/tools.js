@@ -2,6 +2,7 @@
 // the Hawks slider's row), and "In the scene": the pointer tool (off / attract / repel) and
 // the obstacles' hint and Clear button. Presets come from `Flock.presets()`, text from
 // i18n.js; what a click on the scene does lives in scene.js (it needs the View to pick a point).
+// Also Record and Picture, which keep the stage as a clip or a picture (buildKeep).
 
 function element(tag, className, text) {
   const node = document.createElement(tag);
@@ -189,4 +190,32 @@ export function buildScene({ pointer, obstacles, heading = true, touch = false, 
       if (status) status.textContent = message ?? '';
     },
   };
+}
+
+/**
+ * Record (a WebM clip of the stage) and Picture (a PNG of it), issue 45: `onPress("record" |
+ * "picture")` loads what makes them (instruments/recorder.js) on the first press. Without
+ * MediaRecorder or canvas.captureStream, Record is disabled and its title says why. `compact`
+ * (an embed's toolbar): a dot and a camera's frame, named in words. Returns [record, picture,
+ * said] (`said`: the polite live region where the recording's start and end are told).
+ */
+export function buildKeep({ text, id, compact, onPress }) {
+  const t = text.ui;
+  const make = (name, glyph) => {
+    const node = element('button', `bf-${name}${compact ? ' bf-glyph' : ''}`, compact ? glyph : t(name));
+    node.type = 'button';
+    node.id = id(name);
+    node.title = t(`${name}Title`);
+    if (compact) node.setAttribute('aria-label', t(name));
+    node.addEventListener('click', () => onPress(name));
+    return node;
+  };
+  const record = make('record', '●');
+  if (typeof MediaRecorder !== 'function' || !HTMLCanvasElement.prototype.captureStream) {
+    record.disabled = true;
+    record.title = t('recordNone');
+  }
+  const said = element('span', 'bf-keep-said');
+  said.setAttribute('aria-live', 'polite');
+  return [record, make('picture', ''), said];
 }
