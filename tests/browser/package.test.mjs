@@ -89,8 +89,9 @@ test('the tarball holds what a page loads and nothing else; its size', () => {
   // with its maps (the worker's module +1.9 KB, the heat map +2.2 KB): 457.1 KB.
   // 462 KB with issue 45's studio downloads (the Download block and its words; the lesson
   // bundle itself is not packed): 459.4 KB. 471 KB with the QR code's dialog and encoder
-  // (www/vendor/uqr.js, 21 KB as it ships; loaded on the first press): 469.5 KB.
-  assert.ok(packed <= 471_000, `the tarball is ${packed} bytes (limit 471 KB)`);
+  // (www/vendor/uqr.js, 21 KB as it ships; loaded on the first press): 469.5 KB. 476 KB with
+  // Record and Picture (www/instruments/recorder.js and the buttons' words): 474.3 KB.
+  assert.ok(packed <= 476_000, `the tarball is ${packed} bytes (limit 476 KB)`);
 });
 
 test("the package's package.json: version in step with Cargo.toml, exports, files, module, license", () => {
