@@ -4,10 +4,13 @@
 //   MediaRecorder clip's duration as Infinity until it is sought to the end), read back in a
 //   page of its own (index.html's CSP refuses `blob:` media); the button's clip lasts what it said;
 // - the picture is a PNG of the stage's size with the flock on it (not the sky alone);
-// - the keyboard alone records (Tab to Record, Enter starts, Enter stops) and the button says
-//   the time and size meanwhile; the live region tells the start and the end; the file downloads;
+// - the keyboard alone records (Tab to Record, Enter starts, Enter stops) and the button shows
+//   the time and size meanwhile ("■ 0:07 · 1.2 MB", named "Stop (0:07 · 1.2 MB)"); the live
+//   region tells the start and the end; the file downloads;
 // - bad arguments are refused (TypeError, RangeError) and the recorder loads only when used;
-// - on a 390x844 phone the buttons fit (recording too); uk, pl, ru words; record="0" hides them;
+// - the page's are glyphs at the end of the timeline bar under the stage (no row of the panel:
+//   panel.test's first screen); on a 390x844 phone they fit and stay in view with the sticky
+//   stage (recording too); uk, pl, ru words; record="0" hides them;
 // - a flock taken off the page ends its clip at once (kept) and its stream's tracks stop.
 import { after, before, test } from 'node:test';
 import { readFileSync } from 'node:fs';
@@ -123,8 +126,11 @@ test('the page: record() gives a 2 s WebM of the stage, picture() a PNG of it wi
   const requested = [];
   page.on('request', (request) => requested.push(new URL(request.url()).pathname));
   assert.ok(!requested.includes('/www/instruments/recorder.js'), 'the recorder is not loaded with the page');
-  assert.equal(await page.locator('#record').textContent(), 'Record');
-  assert.equal(await page.locator('#picture').textContent(), 'Picture');
+  // Glyphs under the stage (the timeline bar's end), named in words.
+  assert.equal(await page.locator('#record').textContent(), '●');
+  assert.equal(await page.locator('#record').getAttribute('aria-label'), 'Record');
+  assert.equal(await page.locator('#picture').getAttribute('aria-label'), 'Picture');
+  assert.equal(await page.locator('.bf-timeline #record').count(), 1, 'Record is in the timeline bar');
 
   const clip = await page.evaluate(recordClip, ['boids-flock', 2]);
   const played = await measureClip(Buffer.from(clip.base64, 'base64'), clip.type);
@@ -165,7 +171,7 @@ test('the page: record() gives a 2 s WebM of the stage, picture() a PNG of it wi
     refusals.join('\n'),
   );
   assert.match(refusals[3], /at most 30 seconds; got 31/);
-  assert.equal(await page.locator('#record').textContent(), 'Record', 'no recording started');
+  assert.equal(await page.locator('#record').getAttribute('aria-label'), 'Record', 'no recording started');
   assert.deepEqual(pageErrors, []);
   assert.deepEqual(problems, []);
   await context.close();
@@ -174,7 +180,7 @@ test('the page: record() gives a 2 s WebM of the stage, picture() a PNG of it wi
 test('the keyboard alone: Tab to Record, Enter starts, the button says the time and size, Enter stops and the clip downloads', { timeout: 120_000 }, async () => {
   const { context, page, problems, pageErrors } = await open('?count=800&seed=3');
   await waitRunning(page);
-  // The control before Record in the panel, then Tab: the keyboard's way to it.
+  // The control before Record (the timeline bar's "Link to this moment"), then Tab: the keyboard's way to it.
   const before = await page.evaluate(() => {
     const all = [...document.querySelectorAll('button, [href], input, select, summary, [tabindex]:not([tabindex="-1"])')].filter(
       (el) => !el.disabled && el.getClientRects().length > 0,
@@ -187,16 +193,19 @@ test('the keyboard alone: Tab to Record, Enter starts, the button says the time 
   await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => document.activeElement.id), 'record', 'Tab reaches Record');
   await page.keyboard.press('Enter');
-  await page.waitForFunction(() => /^Stop \(0:0[1-9] · /.test(document.getElementById('record').textContent), null, { timeout: 15_000 });
+  await page.waitForFunction(() => /^Stop \(0:0[1-9] · /.test(document.getElementById('record').getAttribute('aria-label')), null, { timeout: 15_000 });
   await page.waitForFunction(() => /MB|kB/.test(document.getElementById('record').textContent), null, { timeout: 15_000 });
   const recording = await page.locator('#record').textContent();
-  assert.match(recording, /^Stop \(0:\d\d · [\d.]+ (kB|MB)\)$/, `time and size so far: ${recording}`);
+  assert.match(recording, /^■ 0:\d\d · [\d.]+ (kB|MB)$/, `time and size so far, seen: ${recording}`);
+  const named = await page.locator('#record').getAttribute('aria-label');
+  assert.match(named, /^Stop \(0:\d\d · [\d.]+ (kB|MB)\)$/, `and named: ${named}`);
   assert.match(await page.locator('.bf-keep-said').textContent(), /^Recording the stage, at most 30 s\.$/, 'the start is told');
   assert.equal(await page.locator('.bf-keep-said').getAttribute('aria-live'), 'polite');
   saveArtifact('record-page-recording-1280.png', await page.screenshot());
   const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
   assert.match(download.suggestedFilename(), /^boids-\d{4}-\d\d-\d\d-\d{6}\.webm$/);
-  assert.equal(await page.locator('#record').textContent(), 'Record', 'Record again');
+  assert.equal(await page.locator('#record').textContent(), '●', 'Record again');
+  assert.equal(await page.locator('#record').getAttribute('aria-label'), 'Record');
   assert.match(await page.locator('.bf-keep-said').textContent(), /^Recording stopped: 0:0\d, [\d.]+ (kB|MB), saved as boids-.*\.webm\.$/);
   // The clip downloaded lasts what the button and the live region said (its clock floors to the second).
   const [, minutes, seconds] = /^Recording stopped: (\d+):(\d\d), /.exec(await page.locator('.bf-keep-said').textContent());
@@ -225,11 +234,17 @@ test('on a 390x844 phone the buttons fit, on the page and in a compact embed, re
   };
   const { context, page, problems, pageErrors } = await open('?count=300', phone);
   await waitRunning(page);
-  await page.locator('#record').scrollIntoViewIfNeeded();
-  for (const selector of ['#record', '#picture']) await inside(page, selector, '.bf-panel');
+  // Under the stage, which stays at the top of a phone's screen: in view however far the panel scrolls.
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  for (const selector of ['#record', '#picture']) await inside(page, selector, '.bf-stage-wrap');
   const done = page.evaluate(() => document.querySelector('boids-flock').record({ seconds: 3 }).then((blob) => blob.size));
-  await page.waitForFunction(() => /^Stop \(0:0[1-9] · \d/.test(document.getElementById('record').textContent), null, { timeout: 15_000 });
-  await inside(page, '#record', '.bf-panel');
+  await page.waitForFunction(() => /^■ 0:0[1-9] · \d/.test(document.getElementById('record').textContent), null, { timeout: 15_000 });
+  await inside(page, '#record', '.bf-stage-wrap');
+  const seen = await page.evaluate(() => {
+    const box = document.getElementById('record').getBoundingClientRect();
+    return box.top >= 0 && box.bottom <= innerHeight;
+  });
+  assert.ok(seen, 'Record, recording, is on the screen with the panel scrolled to its end');
   saveArtifact('record-page-recording-390.png', await page.screenshot());
   assert.ok((await done) > 0);
   assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390, 'nothing scrolls sideways');

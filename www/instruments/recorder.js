@@ -207,38 +207,45 @@ export class Keeper {
     if (clip) this.paint(clip.g, clip.canvas.width, clip.canvas.height);
   }
 
-  /** Sky, then the WebGL canvas (flock and overlay), scaled to `width` × `height`. */
+  /**
+   * Sky, then the WebGL canvas (flock and overlay) fitted into `width` × `height`, its shape
+   * kept: a stage resized while it records (a phone turned, a window dragged) is not stretched.
+   */
   paint(g, width, height) {
     paintSky(g, width, height, this.host.classList.contains('bf-contrast'));
     const canvas = this.host.canvas;
-    if (canvas.width > 0 && canvas.height > 0) g.drawImage(canvas, 0, 0, width, height);
+    if (!(canvas.width > 0 && canvas.height > 0)) return;
+    const scale = Math.min(width / canvas.width, height / canvas.height);
+    const [w, h] = [canvas.width * scale, canvas.height * scale];
+    g.drawImage(canvas, (width - w) / 2, (height - h) / 2, w, h);
   }
 
-  /** "1.2 MB", "340 kB" in the element's language. */
+  /** "1.2 MB", "340 kB" in the element's language (kB whole: the button stays narrow on a phone). */
   size(bytes) {
     const mega = bytes >= 1e6;
-    const format = new Intl.NumberFormat(this.host.lang_, { style: 'unit', unit: mega ? 'megabyte' : 'kilobyte', maximumFractionDigits: 1 });
+    const format = new Intl.NumberFormat(this.host.lang_, { style: 'unit', unit: mega ? 'megabyte' : 'kilobyte', maximumFractionDigits: mega ? 1 : 0 });
     return format.format(bytes / (mega ? 1e6 : 1e3));
   }
 
-  /** Record's button: "Stop (0:07 · 1.2 MB)" while recording (a compact embed: "■ 0:07 · 1.2 MB"). */
+  /** Record's button: a dot, "■ 0:07 · 1.2 MB" while recording, named "Stop (0:07 · 1.2 MB)". */
   show() {
     const button = this.host.panel.ui?.record;
     if (!button) return;
     const t = this.host.text.ui;
-    const glyph = button.classList.contains('bf-glyph');
     const clip = this.clip;
     button.classList.toggle('bf-recording', Boolean(clip));
-    let words = t('record');
     if (clip) {
       const time = clock((performance.now() - clip.began) / 1000);
       const size = this.size(clip.size);
-      words = t('recordStop').replace('{time}', time).replace('{size}', size);
-      button.textContent = glyph ? `■ ${time} · ${size}` : words;
+      const words = t('recordStop').replace('{time}', time).replace('{size}', size);
+      button.textContent = `■ ${time} · ${size}`;
+      button.setAttribute('aria-label', words);
+      button.title = words;
     } else {
-      button.textContent = glyph ? '●' : words;
+      button.textContent = '●';
+      button.setAttribute('aria-label', t('record'));
+      if (!button.disabled) button.title = t('recordTitle'); // a disabled one's title says why
     }
-    if (glyph) button.setAttribute('aria-label', words);
   }
 
   /** Tells screen readers, politely (the panel's live region for Record and Picture). */

@@ -42,7 +42,8 @@ export class Rewind {
    * `host`, the element, for: its flock (`flock`, and `swapIn`/`letGo` to replace it), its
    * steps (`steps`, `step()`, `paused`), what follows a change (`changed()`, the parts
    * `sharing`, `paramWatch`, `plot`), its events (`emit`), words and ids (`text`, `lang_`,
-   * `idFor`, `option`, `layout`, `ui.stage`, `settings.urlMode`) and its link (`shareUrl`).
+   * `idFor`, `option`, `layout`, `ui.stage`, `settings.urlMode`), its link (`shareUrl`) and
+   * the page's Record and Picture (`panel.ui.keep`, taken into the bar).
    */
   constructor(host) {
     this.host = host;
@@ -178,6 +179,10 @@ export class Rewind {
   buildBar() {
     const host = this.host;
     const on = host.option('timeline') != null ? isOn(host.option('timeline')) : host.layout === 'full';
+    // The page's Record and Picture (panel.js) sit at the bar's end; without a bar, under the stage.
+    const keep = host.panel.ui.keep;
+    if (keep && this.bar?.bar.contains(keep)) this.bar.bar.after(keep);
+    this.bar?.bar.remove(); // `timeline` turned off, or on again: not a second bar
     this.bar = null;
     if (!on || !host.flock || !host.panel.ui.stage) return;
     const t = host.text.ui;
@@ -203,6 +208,7 @@ export class Rewind {
     const said = element('span', 'bf-timeline-said');
     said.setAttribute('aria-live', 'polite');
     bar.append(back, slider, forward, time, link, said);
+    if (keep) bar.append(keep);
     host.panel.ui.stage.after(bar);
     this.bar = { bar, slider, time, said, link };
     this.showBar();

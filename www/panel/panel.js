@@ -157,7 +157,6 @@ export class Panel {
       ? buildKeep({
           text: this.host.text,
           id: (name) => this.idFor(name),
-          compact: !full,
           onPress: (kind) => this.host.keeping().then((keeper) => keeper.press(kind), (error) => console.warn(`<boids-flock>: the recorder did not load (${error})`)),
         })
       : null;
@@ -202,10 +201,13 @@ export class Panel {
       // Perception off a 1280×800 screen (boids-panel.css).
       if (shareBox) help.append(shareBox.copy, shareBox.qr);
       panel.append(buttons, help);
+      // Record and Picture under the stage, not in the panel (as a row of their own they pushed
+      // Perception off a 1280×800 screen): the rewind's bar takes them at its end
+      // (lesson/timeline.js), else they sit there alone. On a phone they stay in view with the stage.
       if (keep) {
-        const row = element('div', 'bf-keep');
-        row.append(...keep);
-        panel.append(row);
+        ui.keep = element('div', 'bf-keep');
+        ui.keep.append(...keep);
+        wrap.append(ui.keep);
       }
       if (shareBox) panel.append(shareBox.box);
       if (ui.presets) panel.append(ui.presets.element);

@@ -195,18 +195,20 @@ export function buildScene({ pointer, obstacles, heading = true, touch = false, 
 /**
  * Record (a WebM clip of the stage) and Picture (a PNG of it), issue 45: `onPress("record" |
  * "picture")` loads what makes them (instruments/recorder.js) on the first press. Without
- * MediaRecorder or canvas.captureStream, Record is disabled and its title says why. `compact`
- * (an embed's toolbar): a dot and a camera's frame, named in words. Returns [record, picture,
- * said] (`said`: the polite live region where the recording's start and end are told).
+ * MediaRecorder or canvas.captureStream, Record is disabled and its title says why. Glyphs,
+ * so that they take no row of their own (the page's timeline bar, an embed's toolbar): a red
+ * dot and a camera's frame, named in words for screen readers and titled for the pointer.
+ * Returns [record, picture, said] (`said`: the polite live region where the recording's start
+ * and end are told).
  */
-export function buildKeep({ text, id, compact, onPress }) {
+export function buildKeep({ text, id, onPress }) {
   const t = text.ui;
   const make = (name, glyph) => {
-    const node = element('button', `bf-${name}${compact ? ' bf-glyph' : ''}`, compact ? glyph : t(name));
+    const node = element('button', `bf-${name} bf-glyph`, glyph);
     node.type = 'button';
     node.id = id(name);
     node.title = t(`${name}Title`);
-    if (compact) node.setAttribute('aria-label', t(name));
+    node.setAttribute('aria-label', t(name));
     node.addEventListener('click', () => onPress(name));
     return node;
   };
