@@ -5,11 +5,14 @@
 // (www/core/coi-sw.js precaches the list; www/core/isolate.js shows the notice).
 //
 //   node scripts/offline-manifest.mjs <folder>    # default: $TRUNK_STAGING_DIR
+//   node scripts/offline-manifest.mjs <folder> --again   # also a worker with a list already,
+//                                                          # for a folder of fewer files (the npm package)
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const dir = process.argv[2] ?? process.env.TRUNK_STAGING_DIR;
+const again = process.argv.includes('--again');
 if (!dir) throw new Error('usage: node scripts/offline-manifest.mjs <dist folder>');
 const WORKER = 'coi-sw.js';
 const PLACEHOLDER = "'__OFFLINE_MANIFEST__'";
@@ -25,6 +28,10 @@ const version = hash.digest('hex').slice(0, 16);
 
 const workerPath = path.join(dir, WORKER);
 const source = readFileSync(workerPath, 'utf8');
-if (!source.includes(PLACEHOLDER)) throw new Error(`${workerPath}: no ${PLACEHOLDER} to replace`);
-writeFileSync(workerPath, source.replace(PLACEHOLDER, JSON.stringify({ version, files })));
+// The list is one line of JSON: file names hold no "};".
+const LISTED = /(const OFFLINE = )\{.*?\};/;
+const manifest = JSON.stringify({ version, files });
+if (again && LISTED.test(source)) writeFileSync(workerPath, source.replace(LISTED, (_, head) => `${head}${manifest};`));
+else if (source.includes(PLACEHOLDER)) writeFileSync(workerPath, source.replace(PLACEHOLDER, manifest));
+else throw new Error(`${workerPath}: no ${PLACEHOLDER} to replace`);
 console.log(`offline manifest: ${files.length} files, version ${version}`);

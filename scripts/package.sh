@@ -71,6 +71,8 @@ cp -r dist/snippets "$stage/"
         mkdir -p "$stage/$(dirname "$file")"
         cp "dist/$file" "$stage/$file"
     done
+# The worker's offline list named all of dist/: the package's page precaches the package's files.
+node scripts/offline-manifest.mjs "$stage" --again
 cp npm/package.json npm/README.md npm/LICENSE CHANGELOG.md "$stage/"
 
 echo "==> npm pack $stage -> $out/"

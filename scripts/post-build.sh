@@ -11,7 +11,9 @@
 #    scripts a browser downloads (21 KB gzipped of the page's 211; `trunk serve` keeps them);
 # 4. scripts/build-lesson-bundle.mjs: www/package/boids-lesson.js, the element and the wasm
 #    in one module, for the lessons the studio downloads (issue 45);
-# 5. scripts/offline-manifest.mjs: the offline copy's file list and version into coi-sw.js.
+# 5. release builds only: scripts/offline-manifest.mjs, the offline copy's file list and
+#    version into coi-sw.js (`trunk serve`'s debug builds keep none: a page edited and rebuilt
+#    is served fresh, not from a cache behind "A new version is ready").
 set -euo pipefail
 : "${TRUNK_STAGING_DIR:?run by trunk build or trunk serve, as the post_build hook in Trunk.toml}"
 cd "${TRUNK_SOURCE_DIR:-$(dirname "${BASH_SOURCE[0]}")/..}"
@@ -27,4 +29,6 @@ fi
 node scripts/build-lesson-bundle.mjs "$TRUNK_STAGING_DIR"
 # The offline copy's list and version, into the service worker: the very last step, after
 # every step that writes a file (scripts/offline-manifest.mjs).
-node scripts/offline-manifest.mjs "$TRUNK_STAGING_DIR"
+if [[ ${TRUNK_PROFILE:-debug} == release ]]; then
+    node scripts/offline-manifest.mjs "$TRUNK_STAGING_DIR"
+fi

@@ -101,7 +101,8 @@ const WASM_LIMIT = 166 * KB;
 // grew the relaxed build's patch by 1.0 KB and the page by 0.4 KB: 253.7 KB.
 // 255 KB with issue 45's Record and Picture buttons and their words (+1.17 KB estimated from
 // the stripped files; the recorder loads on the first press): 254.9 KB in the release build.
-const PAGE_LIMIT = 255 * KB;
+// 255.5 KB with them as glyphs under the stage (the timeline bar takes them): 255.0 KB.
+const PAGE_LIMIT = 255.5 * KB;
 /**
  * The explanation, fetched when "How it works" first opens: explain.js and the reader's
  * words (English and the largest other table counted, as for the page).
@@ -161,7 +162,8 @@ const DATA_LIMIT = 120 * KB;
 // (+1.6 KB), its precache and 'forget', and the update notice (0.9 KB, loaded only when a new
 // version waits): 414.0 KB.
 // 415.5 KB with Record and Picture: the recorder (2.7 KB, on the first press only), the
-// buttons and their words in four tables (1.6 KB): 415.2 KB in the release build.
+// buttons and their words in four tables (1.6 KB): 415.2 KB in the release build. 419 KB with
+// both (and the lesson bundle's recorder): 418.4 KB.
 const DIST_LIMIT = 419 * KB;
 /**
  * The studio's downloads (issue 45, www/package/): the lesson bundle (the element, its style

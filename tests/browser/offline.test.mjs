@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { distDir, launchBrowser, serve, waitRunning, watchProblems } from './helpers.mjs';
+import { artifactsDir, distDir, launchBrowser, serve, waitRunning, watchProblems } from './helpers.mjs';
 
 /** The build's manifest, as the worker carries it: { version, files }. */
 function manifestOf(dir) {
@@ -113,6 +113,7 @@ test('a new deployment: "A new version is ready", and Reload loads it', { timeou
   const notice = page.locator('#update-notice[role="status"]');
   await notice.waitFor({ timeout: 60_000 });
   assert.match(await notice.textContent(), /^Nowa wersja jest gotowa\. Odśwież$/);
+  await page.screenshot({ path: path.join(artifactsDir, 'offline-update-pl.png') });
   await Promise.all([page.waitForEvent('load'), notice.getByRole('button').click()]);
   await page.locator('#deployed').waitFor({ timeout: 30_000 });
   await waitRunning(page);

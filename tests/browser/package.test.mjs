@@ -76,6 +76,10 @@ test('the tarball holds what a page loads and nothing else; its size', () => {
   for (const file of files.filter((f) => f.endsWith('.js'))) {
     assert.doesNotMatch(readFileSync(path.join(installed, file), 'utf8'), /sourceMappingURL/, `${file}: no source map`);
   }
+  // The page's worker keeps an offline copy of the files it lists (issue 45): the package's own.
+  const { files: listed } = JSON.parse(readFileSync(path.join(installed, 'coi-sw.js'), 'utf8').match(/const OFFLINE = (\{.*?\});/)[1]);
+  const served = files.filter((f) => f !== 'coi-sw.js' && !['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'].includes(f));
+  assert.deepEqual(listed, served.sort(), "coi-sw.js's offline list is the package's files (the npm ones aside)");
   const packed = statSync(env.tarball).size;
   const unpacked = files.reduce((sum, f) => sum + statSync(path.join(installed, f)).size, 0);
   console.log(`# ${path.basename(env.tarball)}: ${(packed / 1000).toFixed(1)} KB packed, ${(unpacked / 1000).toFixed(1)} KB unpacked, ${files.length} files`);
@@ -90,8 +94,9 @@ test('the tarball holds what a page loads and nothing else; its size', () => {
   // 462 KB with issue 45's studio downloads (the Download block and its words; the lesson
   // bundle itself is not packed): 459.4 KB. 471 KB with the QR code's dialog and encoder
   // (www/vendor/uqr.js, 21 KB as it ships; loaded on the first press): 469.5 KB. 476 KB with
-  // Record and Picture (www/instruments/recorder.js and the buttons' words): 474.3 KB.
-  assert.ok(packed <= 476_000, `the tarball is ${packed} bytes (limit 476 KB)`);
+  // Record and Picture (www/instruments/recorder.js and the buttons' words): 474.3 KB. 478 KB
+  // with the offline copy (the worker's list of the package's files, the update notice): 477.1 KB.
+  assert.ok(packed <= 478_000, `the tarball is ${packed} bytes (limit 478 KB)`);
 });
 
 test("the package's package.json: version in step with Cargo.toml, exports, files, module, license", () => {

@@ -172,7 +172,9 @@ test('the bar under the stage: keyboard seeks, frame steps, and it says where it
 });
 
 test('"Link to this moment" and state="…" open exactly that moment; an altered one is refused', { timeout: 180_000 }, async () => {
-  const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  // No service worker: the page's (the offline copy) would answer the teacher's pages below
+  // before page.route could (Playwright does not route what a service worker answers).
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
   await context.grantPermissions(['clipboard-read', 'clipboard-write']).catch(() => {});
   const page = await context.newPage();
   const { pageErrors } = watchProblems(page);

@@ -1,7 +1,8 @@
 // "A new version is ready. Reload" (issue 45): shown by isolate.js when a newer service
 // worker (a new deployment, coi-sw.js) has installed and precached beside the running one.
 // Loaded only then, so the page carries none of it; its words are here in the four
-// languages. Polite: a status line at the foot of the window, never a dialog or focus
+// languages. Polite: a status line at the top of the window (over the page's title, not its
+// controls: at the foot it covered the timeline bar), never a dialog or focus
 // taken; Reload tells the waiting worker to take over and reloads once it has.
 
 const WORDS = {
@@ -19,7 +20,7 @@ export function showUpdate(worker) {
   box.id = 'update-notice';
   box.setAttribute('role', 'status');
   Object.assign(box.style, {
-    position: 'fixed', insetInline: '0', bottom: '0.75rem', margin: '0 auto', width: 'max-content', maxWidth: 'calc(100% - 1.5rem)',
+    position: 'fixed', insetInline: '0', top: '0.75rem', margin: '0 auto', width: 'max-content', maxWidth: 'calc(100% - 1.5rem)',
     zIndex: '1000', padding: '0.5rem 0.75rem', borderRadius: '0.5rem', background: '#1f2937', color: '#f9fafb',
     font: '0.95rem/1.4 system-ui, sans-serif', boxShadow: '0 2px 8px rgb(0 0 0 / 0.4)',
   });
