@@ -198,8 +198,13 @@ export class Panel {
       if (how) help.append(how);
       help.append(keys);
       // The QR code as a glyph after Copy link: as a word it took a row of its own and pushed
-      // Perception off a 1280×800 screen (boids-panel.css).
-      if (shareBox) help.append(shareBox.copy, shareBox.qr);
+      // Perception off a 1280×800 screen (boids-panel.css). The two wrap as one, so the code
+      // never sits on a row away from its link (Polish at 1280 px did).
+      if (shareBox) {
+        const link = element('span', 'bf-helpbar-link');
+        link.append(shareBox.copy, shareBox.qr);
+        help.append(link);
+      }
       panel.append(buttons, help);
       // Record and Picture under the stage, not in the panel (as a row of their own they pushed
       // Perception off a 1280×800 screen): the rewind's bar takes them at its end
