@@ -4,7 +4,6 @@
 // - launchBrowser(): Debian's chromium through playwright-core (never a downloaded browser)
 // - GL_COUNTER_SCRIPT: an init script that counts WebGL2 calls per animation frame
 // - PNG helpers: decode a screenshot, compare it with its background or with another one
-// - offlineManifestOf(): the offline list a build's service worker carries
 
 import { after, before } from 'node:test';
 import { createServer } from 'node:http';
@@ -326,16 +325,6 @@ export function positions(page) {
 export function sameArrays(a, b) {
   if (a.length === 0 && b.length === 0) throw new Error('sameArrays: both lists are empty (no boids?)');
   return a.length === b.length && a.every((v, i) => Object.is(v, b[i]));
-}
-
-/**
- * The offline manifest { version, files } that scripts/offline-manifest.mjs wrote into
- * `dir`/coi-sw.js as one line of JSON (`const OFFLINE = {...};`, its own pattern).
- */
-export function offlineManifestOf(dir) {
-  const match = readFileSync(path.join(dir, 'coi-sw.js'), 'utf8').match(/const OFFLINE = (\{.*?\});/);
-  if (!match) throw new Error(`${dir}/coi-sw.js carries no offline manifest (a release build writes it)`);
-  return JSON.parse(match[1]);
 }
 
 // ---- screenshots ------------------------------------------------------------------------

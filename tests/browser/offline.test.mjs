@@ -10,7 +10,8 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { artifactsDir, distDir, launchBrowser, offlineManifestOf, serve, waitRunning, watchProblems } from './helpers.mjs';
+import { artifactsDir, distDir, launchBrowser, serve, waitRunning, watchProblems } from './helpers.mjs';
+import { readOfflineManifest } from '../../scripts/offline-manifest.mjs';
 
 const env = { dirs: [] };
 before(async () => {
@@ -50,7 +51,7 @@ async function waitCached(page, { version, files }) {
 }
 
 test('the build lists every file of dist/ but the worker, with a version', () => {
-  const { version, files } = offlineManifestOf(distDir);
+  const { version, files } = readOfflineManifest(distDir);
   assert.match(version, /^[0-9a-f]{16}$/);
   for (const file of ['index.html', 'boids.js', 'boids_bg.wasm', 'boids_relaxed_bg.wasm.patch', 'www/app.js', 'embed.html', 'studio.html', 'examples/lesson.html', 'boids_worker.js', 'boids_worker_bg.wasm', 'www/core/update-notice.js']) {
     assert.ok(files.includes(file), file);
@@ -66,7 +67,7 @@ test('once visited, the page and a lesson open with no network', { timeout: 180_
   const { pageErrors } = watchProblems(page);
   await page.goto(server.url);
   await waitRunning(page);
-  await waitCached(page, offlineManifestOf(dir));
+  await waitCached(page, readOfflineManifest(dir));
   const before = server.requests.length;
   await context.setOffline(true);
   server.close();
@@ -90,7 +91,7 @@ test('a new deployment: "A new version is ready", and Reload loads it', { timeou
   const { pageErrors } = watchProblems(page);
   await page.goto(`${server.url}?lang=pl`);
   await waitRunning(page);
-  const old = offlineManifestOf(dir);
+  const old = readOfflineManifest(dir);
   await waitCached(page, old);
   // Deploy: a changed page, so a new version in the worker (as the build would write it).
   const index = path.join(dir, 'index.html');

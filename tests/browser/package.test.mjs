@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { distDir, launchBrowser, offlineManifestOf, serve, watchProblems } from './helpers.mjs';
+import { distDir, launchBrowser, serve, watchProblems } from './helpers.mjs';
+import { readOfflineManifest } from '../../scripts/offline-manifest.mjs';
 import { CSP_WATCH_SCRIPT } from './embed-helpers.mjs';
 import { PLACEHOLDERS, cargoVersion, drawnFraction, installTarball, packTarball, recipe } from './package-helpers.mjs';
 
@@ -77,7 +78,7 @@ test('the tarball holds what a page loads and nothing else; its size', () => {
     assert.doesNotMatch(readFileSync(path.join(installed, file), 'utf8'), /sourceMappingURL/, `${file}: no source map`);
   }
   // The page's worker keeps an offline copy of the files it lists (issue 45): the package's own.
-  const { files: listed } = offlineManifestOf(installed);
+  const { files: listed } = readOfflineManifest(installed);
   const served = files.filter((f) => f !== 'coi-sw.js' && !['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'].includes(f));
   assert.deepEqual(listed, served.sort(), "coi-sw.js's offline list is the package's files (the npm ones aside)");
   const packed = statSync(env.tarball).size;
