@@ -155,7 +155,7 @@ async function claimedChunks(server) {
 
 test('the workers take chunks one at a time: every chunk once, fewer for a worker the host slows', async () => {
   await claimedChunks(env.server);
-  // The first worker waits 30 ms before each step (the host's other work, as it were):
+  // The first worker waits 60 ms before each step (the host's other work, as it were):
   // the second takes most of the chunks, and the flock is the same.
   const real = readFileSync(path.join(distDir, 'www/core/share-worker.js'), 'utf8');
   const slowed = await serve({
@@ -165,7 +165,7 @@ test('the workers take chunks one at a time: every chunk once, fewer for a worke
       '/www/core/share-worker.js': `import '/www/share-worker-real.js';
 const answer = self.onmessage;
 self.onmessage = (event) => {
-  if (event.data.step && self.name.startsWith('boids step 1/')) for (const until = performance.now() + 30; performance.now() < until; );
+  if (event.data.step && self.name.startsWith('boids step 1/')) for (const until = performance.now() + 60; performance.now() < until; );
   answer(event);
 };`,
     },
